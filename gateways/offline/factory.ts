@@ -1,0 +1,26 @@
+import { CoreGatewayFactory, type ActionEntry } from '../../plugins/core/engine/index.ts'
+import { ConvertPaymentAction, ConvertPayoutAction } from './actions/convert-actions.ts'
+import { AuthorizeAction, CancelAction, CaptureAction, PayoutAction, RefundAction } from './actions/payment-actions.ts'
+import { StatusAction } from './actions/status-action.ts'
+
+export const OFFLINE_FACTORY_NAME = 'offline'
+
+/**
+ * Payments that happen outside any provider (cash, cheque, bank transfer), and the
+ * gateway for tests and demos: no options, no API, no network.
+ */
+export class OfflineGatewayFactory extends CoreGatewayFactory {
+  override getActions (): ActionEntry[] {
+    return [
+      ...super.getActions(),
+      CaptureAction,
+      AuthorizeAction,
+      PayoutAction,
+      RefundAction,
+      CancelAction,
+      StatusAction,
+      ConvertPaymentAction,
+      ConvertPayoutAction
+    ]
+  }
+}

@@ -1,0 +1,6 @@
+export { OfflineGatewayFactory, OFFLINE_FACTORY_NAME } from './factory.ts'
+export { OfflineField, OfflineStatus } from './constants.ts'
+export { ConvertPaymentAction, ConvertPayoutAction } from './actions/convert-actions.ts'
+export { AuthorizeAction, CancelAction, CaptureAction, PayoutAction, RefundAction } from './actions/payment-actions.ts'
+export { StatusAction } from './actions/status-action.ts'
+export { offlineGateway } from './plugin.ts'

@@ -1,0 +1,15 @@
+import { getCurrentHttpRequest } from '../http-request-context.ts'
+import { GetHttpRequest } from '../request/get-http-request.ts'
+import type { Action } from './action.ts'
+
+/** Fills GetHttpRequest from the request a web framework registered (runWithHttpRequest). Outside HTTP it stays empty. */
+export class GetHttpRequestAction implements Action {
+  supports (request: unknown): boolean {
+    return request instanceof GetHttpRequest
+  }
+
+  execute (request: GetHttpRequest): void {
+    const current = getCurrentHttpRequest()
+    if (current !== undefined) Object.assign(request, current)
+  }
+}

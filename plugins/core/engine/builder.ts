@@ -1,0 +1,159 @@
+import type { AwilixContainer } from 'awilix'
+import { CoreGatewayFactory } from './core-gateway-factory.ts'
+import type { ServiceId } from './di/definitions.ts'
+import { ServiceContainer } from './di/service-container.ts'
+import { StorageExtension } from './extension/storage-extension.ts'
+import { Gateway } from './gateway.ts'
+import { GatewayRegistry, mergeGatewayOptions, mergeOptions, type GatewayFactory, type GatewayOptions } from './gateway-registry.ts'
+import { HttpClient, UndiciHttpClient } from './http-client.ts'
+import { Logger, NullLogger } from './logger.ts'
+import { DetailsRecord } from './model/array-object.ts'
+import { Payment } from './model/payment.ts'
+import { Payout } from './model/payout.ts'
+import { Paywire } from './paywire.ts'
+import { DEFAULT_TOKEN_PATHS, GenericTokenFactory, type TokenPaths } from './security/generic-token-factory.ts'
+import { HttpRequestVerifier } from './security/http-request-verifier.ts'
+import { TokenFactory, type BaseUrl } from './security/token-factory.ts'
+import { TokenStorage } from './security/token-storage.ts'
+import { MemoryStorageBackend, StorageBackend } from './storage/storage-backend.ts'
+import type { ModelClass, Storage } from './storage/storage.ts'
+import { StorageRegistry } from './storage/storage-registry.ts'
+
+/**
+ * Configures and builds the central Paywire object. Every method but getPaywire() returns
+ * the builder, so calls chain:
+ *
+ *   const paywire = new PaywireBuilder()
+ *     .setBaseUrl('https://shop.example')
+ *     .addGatewayFactory('offline', new OfflineGatewayFactory())
+ *     .addGateway('cash', { factory: 'offline' })
+ *     .getPaywire()
+ */
+export class PaywireBuilder {
+  #storages = new StorageRegistry()
+  #tokenStorage: TokenStorage | undefined
+  #gateways = new Map<string, GatewayOptions | Gateway>()
+  #factories = new Map<string, GatewayFactory>()
+  #factoryDefaults = new Map<string, Record<string, unknown>>()
+  #globalServices = new Map<ServiceId, unknown>()
+  #paths: TokenPaths = { ...DEFAULT_TOKEN_PATHS }
+  #baseUrl: BaseUrl | undefined
+  #container: ServiceContainer | undefined
+  #backend: StorageBackend = new MemoryStorageBackend()
+
+  /**
+   * Storages for Payment, Payout and DetailsRecord, and the token storage, from the storage
+   * backend (in memory unless setStorageBackend() chose another).
+   */
+  addDefaultStorages (): this {
+    for (const Model of [Payment, Payout, DetailsRecord] as ModelClass[]) {
+      if (!this.#storages.has(Model)) this.#storages.add(Model, this.#backend.createStorage(Model))
+    }
+    this.#tokenStorage ??= this.#backend.createTokenStorage()
+    return this
+  }
+
+  /** Where default storages, and storages gateways add later, keep their records. */
+  setStorageBackend (backend: StorageBackend): this {
+    this.#backend = backend
+    return this
+  }
+
+  addStorage<T extends object> (Model: ModelClass<T>, storage: Storage<T>): this {
+    this.#storages.add(Model, storage)
+    return this
+  }
+
+  setTokenStorage (tokenStorage: TokenStorage): this {
+    this.#tokenStorage = tokenStorage
+    return this
+  }
+
+  /**
+   * `factory` names a registered factory; the other options override that factory's
+   * defaults ("client_id" or "<factory>.client_id"). Calls for one name merge.
+   */
+  addGateway (name: string, options: GatewayOptions | Gateway): this {
+    const existing = this.#gateways.get(name)
+    this.#gateways.set(name, options instanceof Gateway
+      ? options
+      : mergeGatewayOptions(name, existing instanceof Gateway ? undefined : existing, options))
+    return this
+  }
+
+  addGatewayFactory (name: string, factory: GatewayFactory): this {
+    this.#factories.set(name, factory)
+    return this
+  }
+
+  /** Default options for every gateway of one factory; each gateway's own options win. */
+  addGatewayFactoryConfig (name: string, options: Record<string, unknown>): this {
+    this.#factoryDefaults.set(name, mergeOptions(this.#factoryDefaults.get(name) ?? {}, options))
+    return this
+  }
+
+  /**
+   * A service every gateway container sees, by class reference or string id: a logger
+   * (addGlobalService(Logger, app.log)), the HTTP client (addGlobalService(HttpClient, client))...
+   */
+  addGlobalService (id: ServiceId, service: unknown): this {
+    this.#globalServices.set(id, service)
+    return this
+  }
+
+  /** Overrides some of the named token paths (capture, authorize, refund, cancel, payout, notify, sync, done). */
+  setGenericTokenFactoryPaths (paths: TokenPaths): this {
+    this.#paths = { ...this.#paths, ...paths }
+    return this
+  }
+
+  /** The absolute origin token URLs are built on, or a function giving it per request. */
+  setBaseUrl (baseUrl: BaseUrl): this {
+    this.#baseUrl = baseUrl
+    return this
+  }
+
+  /** Builds gateways in scopes of this container (the application's) instead of a new one. */
+  setContainer (container: ServiceContainer | AwilixContainer): this {
+    this.#container = container instanceof ServiceContainer ? container : ServiceContainer.of(container)
+    return this
+  }
+
+  getPaywire (): Paywire {
+    if (this.#tokenStorage === undefined) this.addDefaultStorages()
+    const tokenStorage = this.#tokenStorage as TokenStorage
+    const container = this.#container ?? ServiceContainer.create()
+    const tokenFactory = new GenericTokenFactory(new TokenFactory(tokenStorage, this.#storages, this.#baseUrl), this.#paths)
+    const httpRequestVerifier = new HttpRequestVerifier(tokenStorage)
+
+    const defaultHttpClient = this.#globalServices.has(HttpClient) ? undefined : new UndiciHttpClient()
+    container.set(Logger, this.#globalServices.get(Logger) ?? new NullLogger())
+    container.set(HttpClient, defaultHttpClient ?? this.#globalServices.get(HttpClient))
+    container.set(TokenStorage, tokenStorage)
+    container.set(StorageRegistry, this.#storages)
+    container.set(GenericTokenFactory, tokenFactory)
+    container.set(StorageBackend, this.#backend)
+    for (const [id, service] of this.#globalServices) container.set(id, service)
+
+    const gateways = new GatewayRegistry({
+      container,
+      extensions: [new StorageExtension(this.#storages)],
+      factoryDefaults: this.#factoryDefaults
+    })
+    gateways.addGatewayFactory('core', new CoreGatewayFactory())
+    for (const [name, factory] of this.#factories) gateways.addGatewayFactory(name, factory)
+    for (const [name, options] of this.#gateways) gateways.addGateway(name, options)
+
+    return new Paywire({
+      container,
+      ownsContainer: this.#container === undefined,
+      gateways,
+      storages: this.#storages,
+      backend: this.#backend,
+      tokenStorage,
+      tokenFactory,
+      httpRequestVerifier,
+      close: async () => { await defaultHttpClient?.close() }
+    })
+  }
+}

@@ -1,0 +1,343 @@
+import createError from '@fastify/error'
+
+/*
+ * The one error module of Paywire. Every situation a user can meet has its own
+ * PAYWIRE_ERR_* code, documented in docs/errors.md (code, meaning, fix). Codes are
+ * API: never reuse a retired one. Messages never carry secrets: they name options,
+ * never their values.
+ *
+ * Status codes matter where an error crosses HTTP: 4xx when the caller sent something
+ * wrong, 5xx when the application or a gateway is misconfigured or broken.
+ */
+
+/** Builder and registry */
+export const PAYWIRE_ERR_GATEWAY_FACTORY_MISSING = createError<[string]>(
+  'PAYWIRE_ERR_GATEWAY_FACTORY_MISSING',
+  'Gateway "%s" has no factory: pass { factory: "<factory name>" } to addGateway().',
+  500, TypeError
+)
+export const PAYWIRE_ERR_UNKNOWN_GATEWAY = createError<[string, string]>(
+  'PAYWIRE_ERR_UNKNOWN_GATEWAY',
+  'Gateway "%s" is not registered.%s',
+  404
+)
+export const PAYWIRE_ERR_UNKNOWN_GATEWAY_FACTORY = createError<[string, string, string]>(
+  'PAYWIRE_ERR_UNKNOWN_GATEWAY_FACTORY',
+  'Gateway factory "%s" (used by gateway "%s") is not registered. Registered factories: %s.',
+  500
+)
+export const PAYWIRE_ERR_INVALID_GATEWAY_FACTORY = createError<[string]>(
+  'PAYWIRE_ERR_INVALID_GATEWAY_FACTORY',
+  'Gateway factory "%s" must be a CoreGatewayFactory (configureContainer, getActions, getExtensions, createGateway) or a 1.x GatewayFactory.',
+  500, TypeError
+)
+export const PAYWIRE_ERR_STORAGE_NOT_REGISTERED = createError<[string, string]>(
+  'PAYWIRE_ERR_STORAGE_NOT_REGISTERED',
+  'No storage is registered for model "%s". Storages exist for: %s. Call addStorage(Model, storage) or addDefaultStorages().',
+  500
+)
+export const PAYWIRE_ERR_DUPLICATE_MODEL_NAME = createError<[string]>(
+  'PAYWIRE_ERR_DUPLICATE_MODEL_NAME',
+  'Two storages use the model name "%s". Tokens store models by name: give one storage a distinct modelName.',
+  500, TypeError
+)
+
+/** Gateway execution */
+export const PAYWIRE_ERR_REQUEST_NOT_SUPPORTED = createError<[string, string]>(
+  'PAYWIRE_ERR_REQUEST_NOT_SUPPORTED',
+  'Request %s is not supported. %s',
+  500
+)
+export const PAYWIRE_ERR_ENDLESS_CYCLE = createError<[number]>(
+  'PAYWIRE_ERR_ENDLESS_CYCLE',
+  'Possible endless cycle detected: execute() was nested %d times. An action probably executes a request that leads back to itself.',
+  500
+)
+export const PAYWIRE_ERR_NON_ERROR_THROWN = createError<[string, { cause: unknown }]>(
+  'PAYWIRE_ERR_NON_ERROR_THROWN',
+  'A gateway action or extension threw a value that is not an Error: %s. The value is kept as the cause.',
+  500
+)
+export const PAYWIRE_ERR_REDIRECT_URL_EMPTY = createError(
+  'PAYWIRE_ERR_REDIRECT_URL_EMPTY',
+  'Cannot redirect to an empty URL.',
+  500, TypeError
+)
+export const PAYWIRE_ERR_UNSUPPORTED_REPLY = createError<[string]>(
+  'PAYWIRE_ERR_UNSUPPORTED_REPLY',
+  'Cannot turn reply %s into an HTTP response: gateways may only reply with HttpResponse, HttpRedirect or HttpPostRedirect. This is a bug in the gateway.',
+  500
+)
+
+/** Models and money */
+export const PAYWIRE_ERR_INVALID_MODEL = createError<[string, string]>(
+  'PAYWIRE_ERR_INVALID_MODEL',
+  'Invalid model given: expected an instance of %s but got %s.',
+  500, TypeError
+)
+export const PAYWIRE_ERR_MODEL_NOT_PERSISTED = createError<[string]>(
+  'PAYWIRE_ERR_MODEL_NOT_PERSISTED',
+  'The %s must be stored (storage.update) before a token or identity can point at it.',
+  500
+)
+export const PAYWIRE_ERR_INVALID_AMOUNT = createError<[string]>(
+  'PAYWIRE_ERR_INVALID_AMOUNT',
+  'Invalid amount %s: amounts are non-negative integers in the currency\'s minor units (1234 for 12.34 EUR).',
+  400, RangeError
+)
+export const PAYWIRE_ERR_UNKNOWN_CURRENCY = createError<[string]>(
+  'PAYWIRE_ERR_UNKNOWN_CURRENCY',
+  'Unknown currency "%s": use an ISO 4217 alphabetic (EUR) or numeric (978) code.',
+  400, RangeError
+)
+
+export const PAYWIRE_ERR_REFUND_AMOUNT_EXCEEDED = createError<[number, number]>(
+  'PAYWIRE_ERR_REFUND_AMOUNT_EXCEEDED',
+  'Cannot refund %d minor units: only %d remain refundable.',
+  400, RangeError
+)
+
+/**
+ * A payment provider refused or failed a call. `provider`, `providerCode` (PayPal's error
+ * name) and `debugId` (what the provider's support asks for) are kept on the error; the
+ * provider's raw body never is.
+ */
+export const PAYWIRE_ERR_PROVIDER = createError<[string, string, string, { cause: unknown }]>(
+  'PAYWIRE_ERR_PROVIDER',
+  '%s refused the request: %s (%s).',
+  502
+)
+
+export interface ProviderErrorDetails {
+  provider: string
+  providerCode: string
+  message: string
+  debugId?: string
+  cause?: unknown
+}
+
+export type ProviderError = InstanceType<typeof PAYWIRE_ERR_PROVIDER> & {
+  provider: string
+  providerCode: string
+  debugId: string | undefined
+}
+
+export function providerError (details: ProviderErrorDetails): ProviderError {
+  const error = new PAYWIRE_ERR_PROVIDER(details.provider, details.message, details.providerCode, { cause: details.cause }) as ProviderError
+  error.provider = details.provider
+  error.providerCode = details.providerCode
+  error.debugId = details.debugId
+  return error
+}
+
+export const PAYWIRE_ERR_OPERATION_NOT_ALLOWED = createError<[string, string]>(
+  'PAYWIRE_ERR_OPERATION_NOT_ALLOWED',
+  '%s is not possible for a payment in status "%s".',
+  409
+)
+export const PAYWIRE_ERR_TOKEN_REQUIRED = createError<[string]>(
+  'PAYWIRE_ERR_TOKEN_REQUIRED',
+  '%s needs the capture token (its URL is where the provider sends the buyer back): execute new Capture(token).',
+  500
+)
+
+/** Templates */
+export const PAYWIRE_ERR_TEMPLATE_NOT_FOUND = createError<[string, string]>(
+  'PAYWIRE_ERR_TEMPLATE_NOT_FOUND',
+  'Template "%s" was not found. Searched: %s. Add its directory to paywire.paths under its namespace.',
+  500
+)
+
+/** Tokens */
+export const PAYWIRE_ERR_TOKEN_PATH_NOT_CONFIGURED = createError<[string, string]>(
+  'PAYWIRE_ERR_TOKEN_PATH_NOT_CONFIGURED',
+  'The token path "%s" is not configured. Configured paths: %s. Use setGenericTokenFactoryPaths() to add it.',
+  500
+)
+export const PAYWIRE_ERR_BASE_URL_REQUIRED = createError(
+  'PAYWIRE_ERR_BASE_URL_REQUIRED',
+  'Token URLs need an absolute base URL (for example https://shop.example): set it with setBaseUrl() or the plugin\'s baseUrl option.',
+  500
+)
+export const PAYWIRE_ERR_INVALID_BASE_URL = createError<[string]>(
+  'PAYWIRE_ERR_INVALID_BASE_URL',
+  'The base URL "%s" is not an absolute http(s) URL.',
+  500, TypeError
+)
+export const PAYWIRE_ERR_TOKEN_PARAMETER_MISSING = createError<[string]>(
+  'PAYWIRE_ERR_TOKEN_PARAMETER_MISSING',
+  'The request carries no payment token (route parameter, query or body field "%s").',
+  400
+)
+export const PAYWIRE_ERR_TOKEN_NOT_FOUND = createError(
+  'PAYWIRE_ERR_TOKEN_NOT_FOUND',
+  'This payment link is unknown or has expired.',
+  404
+)
+export const PAYWIRE_ERR_TOKEN_PATH_MISMATCH = createError(
+  'PAYWIRE_ERR_TOKEN_PATH_MISMATCH',
+  'This payment token belongs to another URL. If the application runs behind a proxy, check its base URL.',
+  400
+)
+export const PAYWIRE_ERR_TOKEN_IN_USE = createError(
+  'PAYWIRE_ERR_TOKEN_IN_USE',
+  'This payment is already being processed by another request. Retry in a moment.',
+  409
+)
+export const PAYWIRE_ERR_GET_TOKEN_NOT_FOUND = createError(
+  'PAYWIRE_ERR_GET_TOKEN_NOT_FOUND',
+  'GetToken: no token has the given hash.',
+  404
+)
+
+/** Dependency injection (gateway factories) */
+export const PAYWIRE_ERR_SERVICE_NOT_FOUND = createError<[string, string, string]>(
+  'PAYWIRE_ERR_SERVICE_NOT_FOUND',
+  'Service %s is not registered%s.%s',
+  500
+)
+export const PAYWIRE_ERR_CIRCULAR_DEPENDENCY = createError<[string]>(
+  'PAYWIRE_ERR_CIRCULAR_DEPENDENCY',
+  'Circular dependency detected: %s. Reference dependencies with get(<id>) inside autowire() definitions and break the cycle (one of the services must not need the other in its constructor); do not build instances eagerly with the container inside a definition.',
+  500
+)
+export const PAYWIRE_ERR_ACTION_API_NOT_INJECTED = createError<[string, string, string]>(
+  'PAYWIRE_ERR_ACTION_API_NOT_INJECTED',
+  'Action %s did not receive its API object (constructor parameter "%s"). Add constructorParameter(\'%s\', get(YourApi)) to its autowire() definition in configureContainer().',
+  500
+)
+export const PAYWIRE_ERR_CONSTRUCTOR_PARAMETER_UNRESOLVED = createError<[string, string, string]>(
+  'PAYWIRE_ERR_CONSTRUCTOR_PARAMETER_UNRESOLVED',
+  'Cannot build %s: constructor parameter "%s" has no value. Wire it with constructorParameter(\'%s\', get(<id>)) or constructor(...) in its autowire() definition.',
+  500
+)
+export const PAYWIRE_ERR_INVALID_DEFINITION = createError<[string, string]>(
+  'PAYWIRE_ERR_INVALID_DEFINITION',
+  'Invalid container definition for %s: %s',
+  500, TypeError
+)
+export const PAYWIRE_ERR_INVALID_ACTION_ENTRY = createError<[string, string]>(
+  'PAYWIRE_ERR_INVALID_ACTION_ENTRY',
+  'getActions() of %s returned %s: entries must be action classes (not instances) so the container can inject their dependencies.',
+  500, TypeError
+)
+export const PAYWIRE_ERR_INVALID_EXTENSION_ENTRY = createError<[string, string]>(
+  'PAYWIRE_ERR_INVALID_EXTENSION_ENTRY',
+  'getExtensions() of %s returned %s: entries must be extension classes or extension instances (onPreExecute, onExecute, onPostExecute).',
+  500, TypeError
+)
+
+/** 1.x gateway factories and ApiAware actions (deprecated, removed in 3.0; see MIGRATION.md) */
+export const PAYWIRE_ERR_UNSUPPORTED_API = createError<[string, string, string]>(
+  'PAYWIRE_ERR_UNSUPPORTED_API',
+  'Action %s does not support %s: its apiClass is %s.',
+  500, TypeError
+)
+export const PAYWIRE_ERR_API_NOT_FOUND = createError<[string, string, string, { cause: unknown }]>(
+  'PAYWIRE_ERR_API_NOT_FOUND',
+  'Cannot find right api for the action %s: it needs an instance of %s and the gateway has %s. Build that API under a paywire.api.* config key (1.x) or, better, give the action its API through its constructor with constructorParameter(\'api\', get(<Api class>)) (2.0, MIGRATION.md rule 5).',
+  500
+)
+export const PAYWIRE_ERR_API_CLASS_MISSING = createError<[string]>(
+  'PAYWIRE_ERR_API_CLASS_MISSING',
+  'Action %s is ApiAware but has no apiClass: pass the API class to ApiAware(Base, Api) or set this.apiClass in its constructor.',
+  500, TypeError
+)
+export const PAYWIRE_ERR_INVALID_CONFIG_ENTRY = createError<[string, string, string]>(
+  'PAYWIRE_ERR_INVALID_CONFIG_ENTRY',
+  'Config key "%s" must hold %s (or a closure returning one), not %s.',
+  500, TypeError
+)
+export const PAYWIRE_ERR_DOCTOR_NO_SETUP = createError<[string, string]>(
+  'PAYWIRE_ERR_DOCTOR_NO_SETUP',
+  'Module %s has no Paywire setup under the export names %s: export a PaywireBuilder, a Paywire, a Fastify app registering the paywire plugin, or a function returning one of them.',
+  500, TypeError
+)
+
+/** Gateway options */
+export const PAYWIRE_ERR_REQUIRED_OPTION = createError<[string, string]>(
+  'PAYWIRE_ERR_REQUIRED_OPTION',
+  'Gateway "%s": option "%s" is required and must not be empty.',
+  500, TypeError
+)
+export const PAYWIRE_ERR_INVALID_OPTION = createError<[string, string]>(
+  'PAYWIRE_ERR_INVALID_OPTION',
+  'Invalid option "%s": %s',
+  500, TypeError
+)
+
+/** HTTP routes and plugin options */
+export const PAYWIRE_ERR_VALIDATION = createError<[string, string]>(
+  'PAYWIRE_ERR_VALIDATION',
+  'Invalid request: %s %s.',
+  400
+)
+export const PAYWIRE_ERR_ROUTE_NOT_FOUND = createError<[string, string]>(
+  'PAYWIRE_ERR_ROUTE_NOT_FOUND',
+  'There is no payment route %s %s.',
+  404
+)
+export const PAYWIRE_ERR_NOTIFY_NOT_SUPPORTED = createError<[string]>(
+  'PAYWIRE_ERR_NOTIFY_NOT_SUPPORTED',
+  'Gateway "%s" does not accept gateway-wide notifications.',
+  404
+)
+export const PAYWIRE_ERR_INVALID_BODY = createError<[string]>(
+  'PAYWIRE_ERR_INVALID_BODY',
+  'Invalid request body: %s.',
+  400
+)
+
+/** Redis */
+export const PAYWIRE_ERR_REDIS_UNREACHABLE = createError<[string, string, { cause: unknown }?]>(
+  'PAYWIRE_ERR_REDIS_UNREACHABLE',
+  'Redis at %s is unreachable (%s). Check REDIS_URL and that the server is running.',
+  500
+)
+
+/** GraphQL */
+export const PAYWIRE_ERR_GRAPHQL_INVALID_AFTER_URL = createError<[string]>(
+  'PAYWIRE_ERR_GRAPHQL_INVALID_AFTER_URL',
+  'Invalid afterUrl: %s.',
+  400
+)
+export const PAYWIRE_ERR_GRAPHQL_IDEMPOTENCY_KEY_REUSED = createError<[string]>(
+  'PAYWIRE_ERR_GRAPHQL_IDEMPOTENCY_KEY_REUSED',
+  'This Idempotency-Key was already used for a %s with different input. Use a new key for a new operation.',
+  422
+)
+export const PAYWIRE_ERR_GRAPHQL_IDEMPOTENCY_KEY_IN_PROGRESS = createError<[string]>(
+  'PAYWIRE_ERR_GRAPHQL_IDEMPOTENCY_KEY_IN_PROGRESS',
+  'A %s with this Idempotency-Key is still running. Retry with the same key in a moment.',
+  409
+)
+export const PAYWIRE_ERR_GRAPHQL_NOT_AUTHORIZED = createError<[string]>(
+  'PAYWIRE_ERR_GRAPHQL_NOT_AUTHORIZED',
+  'Not authorized to run %s. The application decides through the authorize(context, operation) option of paywire-graphql.',
+  403
+)
+export const PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND = createError(
+  'PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND',
+  'No payment matches.',
+  404
+)
+export const PAYWIRE_ERR_GRAPHQL_OPERATION_NOT_SUPPORTED = createError<[string, string]>(
+  'PAYWIRE_ERR_GRAPHQL_OPERATION_NOT_SUPPORTED',
+  'Gateway "%s" cannot run %s on this payment from the server.',
+  422
+)
+export const PAYWIRE_ERR_GRAPHQL_PAYMENT_BUSY = createError(
+  'PAYWIRE_ERR_GRAPHQL_PAYMENT_BUSY',
+  'Another refund or cancel of this payment is running. Retry in a moment.',
+  409
+)
+export const PAYWIRE_ERR_GRAPHQL_INTERNAL = createError(
+  'PAYWIRE_ERR_GRAPHQL_INTERNAL',
+  'An unexpected error occurred; it has been logged.',
+  500
+)
+export const PAYWIRE_ERR_GRAPHQL_SCHEMA_CONFLICT = createError<[string]>(
+  'PAYWIRE_ERR_GRAPHQL_SCHEMA_CONFLICT',
+  'Cannot add the Paywire GraphQL schema to the application\'s: %s. Paywire\'s type and field names are listed in plugins/graphql/README.md.',
+  500, TypeError
+)

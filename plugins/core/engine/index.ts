@@ -1,0 +1,86 @@
+/*
+ * The framework-agnostic engine: usable from any Node program, without Fastify.
+ */
+export * as errorCodes from './errors.ts'
+export { providerError, type ProviderError, type ProviderErrorDetails } from './errors.ts'
+
+export { PaywireBuilder } from './builder.ts'
+export { Paywire } from './paywire.ts'
+export { Gateway, type ExecuteOptions, type RequestNotSupportedError } from './gateway.ts'
+export { WriteBatch } from './write-batch.ts'
+// What addGatewayFactory() accepts; the name GatewayFactory is the 1.x base class (legacy/).
+export { GatewayRegistry, type GatewayFactory as AnyGatewayFactory, type GatewayOptions } from './gateway-registry.ts'
+export {
+  CoreGatewayFactory, isContainerGatewayFactory,
+  type ActionEntry, type ContainerGatewayFactory, type ExtensionEntry
+} from './core-gateway-factory.ts'
+
+export {
+  autowire, factory, get, serviceId,
+  type AbstractClass, type AutowireDefinition, type Class, type ContainerConfiguration, type FactoryDefinition,
+  type Reference, type ServiceId, type TemplatePaths
+} from './di/definitions.ts'
+export { ServiceContainer } from './di/service-container.ts'
+
+export {
+  GatewayAwareAction, isAction,
+  type Action, type GatewayAware, type PrependAction
+} from './action/action.ts'
+export { AuthorizePaymentAction, CapturePaymentAction, PayoutPayoutAction } from './action/convert-and-execute-action.ts'
+export { ExecuteSameRequestWithModelDetailsAction } from './action/execute-same-request-with-model-details-action.ts'
+export { GetCurrencyAction } from './action/get-currency-action.ts'
+export { GetHttpRequestAction } from './action/get-http-request-action.ts'
+export { GetTokenAction } from './action/get-token-action.ts'
+export { RenderTemplateAction } from './action/render-template-action.ts'
+
+export { Context } from './extension/context.ts'
+export type { Extension, PrependExtension } from './extension/extension.ts'
+export { EndlessCycleDetectorExtension } from './extension/endless-cycle-detector-extension.ts'
+export { LogExecutedActionsExtension } from './extension/log-executed-actions-extension.ts'
+export { StorageExtension } from './extension/storage-extension.ts'
+
+export { Reply, HttpResponse, HttpRedirect, HttpPostRedirect, type ReplyHeaders } from './reply/replies.ts'
+export { escapeHtml } from './reply/html.ts'
+
+export { Generic, Capture, Authorize, Refund, Cancel, Notify, Sync, Payout, type RefundOptions } from './request/generic.ts'
+export {
+  BaseGetStatus, GetHumanStatus, GetBinaryStatus, HumanStatus, BinaryStatus, HUMAN_STATUSES,
+  type HumanStatusValue
+} from './request/get-status.ts'
+export { Convert } from './request/convert.ts'
+export { GetHttpRequest, type HttpRequestData } from './request/get-http-request.ts'
+export { GetToken } from './request/get-token.ts'
+export { GetCurrency } from './request/get-currency.ts'
+export { RenderTemplate } from './request/render-template.ts'
+
+export { ArrayObject, DetailsRecord, type Details } from './model/array-object.ts'
+export { Identity } from './model/identity.ts'
+export { Payment } from './model/payment.ts'
+export { Payout as PayoutModel } from './model/payout.ts'
+export { Token, type TokenJSON, type TokenKind } from './model/token.ts'
+
+export type { Storage, Criteria, FindByOptions, ModelClass } from './storage/storage.ts'
+export { AbstractStorage, defaultCodec, matchesCriteria, valueAt, type ModelCodec, type StorageOptions } from './storage/abstract-storage.ts'
+export { MemoryStorage } from './storage/memory-storage.ts'
+export { StorageRegistry } from './storage/storage-registry.ts'
+
+export {
+  TokenStorage, DEFAULT_TOKEN_TTL_SECONDS, assertTokenTtls, newLockId, tokenTtlSeconds, type TokenClaim, type TokenTtls
+} from './security/token-storage.ts'
+export { MemoryTokenStorage, type MemoryTokenStorageOptions } from './security/memory-token-storage.ts'
+export { TokenFactory, TOKEN_PARAMETER, TOKEN_PLACEHOLDER, type BaseUrl, type TokenSpec, type UrlParameters } from './security/token-factory.ts'
+export { GenericTokenFactory, DEFAULT_TOKEN_PATHS, type TokenPaths } from './security/generic-token-factory.ts'
+export { HttpRequestVerifier, type VerifiableRequest, type VerifyOptions } from './security/http-request-verifier.ts'
+
+export { HttpClient, UndiciHttpClient, type HttpRequest, type HttpResponse as HttpClientResponse } from './http-client.ts'
+export { Logger, NullLogger } from './logger.ts'
+export { runWithHttpRequest, getCurrentHttpRequest } from './http-request-context.ts'
+export { TemplateRenderer } from './template-renderer.ts'
+export {
+  findCurrency, getCurrency, formatMinorUnits, parseToMinorUnits, isMinorUnits, assertMinorUnits,
+  type Currency
+} from './money.ts'
+export { MemoryStorageBackend, StorageBackend } from './storage/storage-backend.ts'
+
+export { DEPRECATIONS, findDeprecation, recordDeprecations, type Deprecation } from './deprecations.ts'
+export * from './legacy/index.ts'

@@ -1,0 +1,49 @@
+import { deprecate, PAYWIREDEP004, recordDeprecations } from '../deprecations.ts'
+import type { ServiceContainer } from '../di/service-container.ts'
+import { PAYWIRE_ERR_INVALID_GATEWAY_FACTORY } from '../errors.ts'
+import { Gateway } from '../gateway.ts'
+import type { Details } from '../model/array-object.ts'
+import type { GatewayFactoryInterface } from './gateway-factory.ts'
+
+export interface LegacyGatewayBuild {
+  gatewayName: string
+  factoryName: string
+  /** The prefix 2.0 factories read options under: "<prefix>.client_id" reaches a 1.x factory as "client_id". */
+  optionsPrefix: string
+  /** The merged options: addGatewayFactoryConfig() defaults under the gateway's own. */
+  options: Record<string, unknown>
+  /** A fresh scope for this gateway, under the application's global services. */
+  container: ServiceContainer
+}
+
+const buildDeprecations = new WeakMap<Gateway, readonly string[]>()
+
+/**
+ * How the registry builds a gateway of a 1.x factory: through its create(config), with the
+ * options as a flat 1.x config, so builder code is the same for both styles.
+ */
+export function createLegacyGateway (factory: GatewayFactoryInterface, build: LegacyGatewayBuild): Gateway {
+  const codes = new Set<string>()
+  const gateway = recordDeprecations(codes, () => {
+    deprecate(PAYWIREDEP004)
+    return factory.create(legacyConfigValues(build), build.container)
+  })
+  if (!(gateway instanceof Gateway)) throw new PAYWIRE_ERR_INVALID_GATEWAY_FACTORY(build.factoryName)
+  buildDeprecations.set(gateway, [...codes].sort())
+  return gateway
+}
+
+/** The deprecation codes met while the registry built this gateway (empty for 2.0 gateways). */
+export function legacyDeprecationsOf (gateway: Gateway): readonly string[] {
+  return buildDeprecations.get(gateway) ?? []
+}
+
+function legacyConfigValues ({ gatewayName, optionsPrefix, options }: LegacyGatewayBuild): Details {
+  const config: Details = { 'paywire.gateway_name': gatewayName }
+  const prefix = `${optionsPrefix}.`
+  for (const [key, value] of Object.entries(options)) {
+    if (key === 'factory') continue
+    config[key.startsWith(prefix) ? key.slice(prefix.length) : key] = value
+  }
+  return config
+}

@@ -1,0 +1,60 @@
+import { ArrayObject, type Details } from '../model/array-object.ts'
+import { Identity } from '../model/identity.ts'
+import { Token } from '../model/token.ts'
+
+export function isPlainRecord (value: unknown): value is Details {
+  if (value === null || typeof value !== 'object') return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
+/**
+ * Base of every request that works on a model. The model changes while a request travels
+ * through a gateway (Token → Identity → Payment → details bag); `firstModel` keeps the
+ * first real model (never a Token or an Identity), which is what the done page reads.
+ */
+export class Generic {
+  #model: unknown
+  token: Token | null = null
+  firstModel: unknown = undefined
+
+  constructor (model: unknown) {
+    this.model = model
+    if (model instanceof Token) this.token = model
+  }
+
+  get model (): unknown {
+    return this.#model
+  }
+
+  /** Plain records are wrapped in an ArrayObject that writes through to them. */
+  set model (model: unknown) {
+    const value = isPlainRecord(model) ? new ArrayObject(model) : model
+    this.#model = value
+    if (this.firstModel === undefined && value !== null && value !== undefined &&
+        !(value instanceof Token) && !(value instanceof Identity)) {
+      this.firstModel = value
+    }
+  }
+}
+
+export class Capture extends Generic {}
+export class Authorize extends Generic {}
+export class Cancel extends Generic {}
+export class Notify extends Generic {}
+export class Sync extends Generic {}
+export class Payout extends Generic {}
+
+export interface RefundOptions {
+  /** Integer minor units; omitted means a full refund. */
+  amount?: number
+}
+
+export class Refund extends Generic {
+  amount: number | undefined
+
+  constructor (model: unknown, options: RefundOptions = {}) {
+    super(model)
+    this.amount = options.amount
+  }
+}

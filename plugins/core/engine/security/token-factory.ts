@@ -1,0 +1,119 @@
+import { PAYWIRE_ERR_BASE_URL_REQUIRED, PAYWIRE_ERR_INVALID_BASE_URL } from '../errors.ts'
+import { Identity } from '../model/identity.ts'
+import { Token, type TokenKind } from '../model/token.ts'
+import type { StorageRegistry } from '../storage/storage-registry.ts'
+import type { TokenStorage } from './token-storage.ts'
+
+export const TOKEN_PARAMETER = 'paywire_token'
+/** A path containing this placeholder carries the token in the path instead of the query. */
+export const TOKEN_PLACEHOLDER = ':token'
+
+/** Query parameters to merge; null or undefined removes a key, an empty string too. */
+export type UrlParameters = Record<string, string | number | boolean | null | undefined>
+
+/** A fixed origin, or a function giving the origin of the request being served. */
+export type BaseUrl = string | (() => string | undefined)
+
+export interface TokenSpec {
+  gatewayName: string
+  model: object | null
+  targetPath: string
+  targetParameters?: UrlParameters
+  afterPath?: string | null
+  afterParameters?: UrlParameters
+  kind?: TokenKind
+}
+
+export function assertBaseUrl (url: string): string {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new PAYWIRE_ERR_INVALID_BASE_URL(url)
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new PAYWIRE_ERR_INVALID_BASE_URL(url)
+  // A trailing slash makes relative paths append to the base path instead of replacing its last segment.
+  return parsed.href.endsWith('/') ? parsed.href : `${parsed.href}/`
+}
+
+/**
+ * Makes tokens with absolute URLs. Relative paths resolve against the base URL (WHATWG
+ * rules: "/payment/capture" is origin-relative, "capture" appends to the base path);
+ * absolute http(s) paths are used as given and keep their query and fragment.
+ */
+export class TokenFactory {
+  readonly tokenStorage: TokenStorage
+  readonly storages: StorageRegistry
+  #baseUrl: BaseUrl | undefined
+
+  constructor (tokenStorage: TokenStorage, storages: StorageRegistry, baseUrl?: BaseUrl) {
+    this.tokenStorage = tokenStorage
+    this.storages = storages
+    this.#baseUrl = typeof baseUrl === 'string' ? assertBaseUrl(baseUrl) : baseUrl
+  }
+
+  /** Creates and stores one token. */
+  async createToken (gatewayName: string, model: object | null, targetPath: string, targetParameters: UrlParameters = {},
+    afterPath: string | null = null, afterParameters: UrlParameters = {}): Promise<Token> {
+    const token = this.buildToken({ gatewayName, model, targetPath, targetParameters, afterPath, afterParameters })
+    await this.tokenStorage.save([token])
+    return token
+  }
+
+  /** Builds a token without storing it, so several can be stored in one round trip. */
+  buildToken (spec: TokenSpec): Token {
+    const token = new Token()
+    token.gatewayName = spec.gatewayName
+    token.kind = spec.kind ?? 'capture'
+    token.details = this.#identify(spec.model)
+    token.targetUrl = this.buildUrl(spec.targetPath, spec.targetParameters ?? {}, token.hash)
+    if (spec.afterPath !== undefined && spec.afterPath !== null) {
+      token.afterUrl = this.buildUrl(spec.afterPath, spec.afterParameters ?? {})
+    }
+    return token
+  }
+
+  /**
+   * Resolves a path against the base URL and merges parameters into its query; with a
+   * hash, the token goes into the ":token" placeholder or else first in the query.
+   */
+  buildUrl (path: string, parameters: UrlParameters, hash?: string): string {
+    const url = /^https?:\/\//i.test(path) ? new URL(path) : new URL(path, this.#resolveBase())
+    const query = new URLSearchParams()
+    if (hash !== undefined) {
+      if (url.pathname.includes(TOKEN_PLACEHOLDER)) url.pathname = url.pathname.replace(TOKEN_PLACEHOLDER, hash)
+      else query.set(TOKEN_PARAMETER, hash)
+    }
+    // The path's own pairs keep their order, repeated keys included; a parameter replaces
+    // every value of its key, at the key's first place.
+    const pairs: Array<[string, UrlParameters[string]]> = []
+    const placed = new Set<string>()
+    for (const [key, value] of url.searchParams) {
+      if (!Object.hasOwn(parameters, key)) pairs.push([key, value])
+      else if (!placed.has(key)) pairs.push([key, parameters[key]])
+      placed.add(key)
+    }
+    for (const [key, value] of Object.entries(parameters)) {
+      if (!placed.has(key)) pairs.push([key, value])
+    }
+    const tokenSet = query.has(TOKEN_PARAMETER)
+    for (const [key, value] of pairs) {
+      if (value === null || value === undefined || value === '' || (tokenSet && key === TOKEN_PARAMETER)) continue
+      query.append(key, String(value))
+    }
+    url.search = query.toString()
+    return url.href
+  }
+
+  #resolveBase (): string {
+    const base = typeof this.#baseUrl === 'function' ? this.#baseUrl() : this.#baseUrl
+    if (base === undefined) throw new PAYWIRE_ERR_BASE_URL_REQUIRED()
+    return typeof this.#baseUrl === 'function' ? assertBaseUrl(base) : base
+  }
+
+  #identify (model: object | null): Identity | null {
+    if (model === null) return null
+    if (model instanceof Identity) return model
+    return this.storages.get(model).identify(model)
+  }
+}

@@ -1,0 +1,110 @@
+import t from 'tap'
+import { HttpRequestVerifier, MemoryTokenStorage, Token } from '../../../../../plugins/core/engine/index.ts'
+
+/** Counts find() calls, to show malformed hashes never reach the store. */
+class CountingTokenStorage extends MemoryTokenStorage {
+  finds = 0
+
+  override async find (hash: string): Promise<Token | null> {
+    this.finds++
+    return await super.find(hash)
+  }
+}
+
+async function setup (targetUrl = 'https://shop.example/payment/capture') {
+  const tokenStorage = new CountingTokenStorage()
+  const token = new Token()
+  token.targetUrl = `${targetUrl}?paywire_token=${token.hash}`
+  await tokenStorage.save([token])
+  return { verifier: new HttpRequestVerifier(tokenStorage), tokenStorage, token }
+}
+
+t.test('finds the token in the route params, the query or the body', async (t) => {
+  const { verifier, token } = await setup()
+  const url = '/payment/capture'
+  const sources = [
+    { url, params: { token: token.hash } },
+    { url, params: { paywire_token: token.hash } },
+    { url, query: { paywire_token: token.hash } },
+    { url, body: { paywire_token: token.hash } }
+  ]
+  for (const request of sources) t.same(await verifier.verify(request), token, Object.keys(request).join('+'))
+  t.same(await verifier.verify({ url, params: { token: token.hash }, query: { paywire_token: 'other-but-ignored-value' } }), token,
+    'the route parameter comes first')
+  t.same(await verifier.verify({ url, query: { paywire_token: '' }, body: { paywire_token: token.hash } }), token, 'empty values are skipped')
+})
+
+t.test('a request without a token is a 400 naming the parameter', async (t) => {
+  const { verifier } = await setup()
+  for (const request of [{ url: '/x' }, { url: '/x', query: { paywire_token: '' } }, { url: '/x', body: 'paywire_token=abc' }, { url: '/x', query: { paywire_token: ['a'] } }]) {
+    await t.rejects(verifier.verify(request), {
+      code: 'PAYWIRE_ERR_TOKEN_PARAMETER_MISSING',
+      statusCode: 400,
+      message: /field "paywire_token"/
+    })
+  }
+  const custom = new HttpRequestVerifier(new MemoryTokenStorage(), 'payum_token')
+  t.equal(custom.tokenParameter, 'payum_token')
+  await t.rejects(custom.verify({ url: '/x', query: { paywire_token: 'abc' } }), { message: /field "payum_token"/ })
+})
+
+t.test('an unknown or malformed token is a 404; malformed ones never reach the store', async (t) => {
+  const { verifier, tokenStorage } = await setup()
+  await t.rejects(verifier.verify({ url: '/payment/capture', query: { paywire_token: 'A'.repeat(43) } }), {
+    code: 'PAYWIRE_ERR_TOKEN_NOT_FOUND', statusCode: 404
+  })
+  t.equal(tokenStorage.finds, 1)
+  for (const malformed of ['short', 'has spaces in it, clearly', 'x'.repeat(129), '../../etc/passwd/and/more']) {
+    await t.rejects(verifier.verify({ url: '/payment/capture', query: { paywire_token: malformed } }), { code: 'PAYWIRE_ERR_TOKEN_NOT_FOUND' })
+  }
+  t.equal(tokenStorage.finds, 1)
+})
+
+t.test('only paths are compared: host, scheme and query may differ, another path is a 400', async (t) => {
+  const { verifier, token } = await setup()
+  const query = { paywire_token: token.hash }
+  t.same(await verifier.verify({ url: 'http://internal:8080/payment/capture?PayerID=1', query }), token)
+  t.same(await verifier.verify({ url: '/payment/capture', query }), token)
+  for (const url of ['/payment/done', '/payment/capture/', '/other/payment/capture', '%E0%A4%A']) {
+    await t.rejects(verifier.verify({ url, query }), { code: 'PAYWIRE_ERR_TOKEN_PATH_MISMATCH', statusCode: 400 }, url)
+  }
+})
+
+t.test('URL-encoded paths compare decoded', async (t) => {
+  const { verifier, token } = await setup('https://shop.example/paiement/caf%C3%A9/capture')
+  const query = { paywire_token: token.hash }
+  t.same(await verifier.verify({ url: '/paiement/café/capture', query }), token)
+  t.same(await verifier.verify({ url: '/paiement/caf%C3%A9/capture', query }), token)
+  t.same(await verifier.verify({ url: '/paiement/caf%c3%a9/capture', query }), token)
+})
+
+t.test('a Token passed directly is returned as is', async (t) => {
+  const { verifier } = await setup()
+  const token = new Token()
+  t.equal(await verifier.verify(token), token)
+})
+
+t.test('with lockMs the token is claimed: a concurrent verify is refused until release() or invalidate()', async (t) => {
+  const { verifier, token } = await setup()
+  const request = { url: '/payment/capture', query: { paywire_token: token.hash } }
+  const claimed = await verifier.verify(request, { lockMs: 5000 })
+  t.same(claimed, token)
+  await t.rejects(verifier.verify(request, { lockMs: 5000 }), { code: 'PAYWIRE_ERR_TOKEN_IN_USE', statusCode: 409 })
+  const plain = await verifier.verify(request)
+  t.same(plain, token, 'a plain verify does not lock')
+  await verifier.release(plain)
+  await t.rejects(verifier.verify(request, { lockMs: 5000 }), { code: 'PAYWIRE_ERR_TOKEN_IN_USE' }, 'only the claimed token releases its lock')
+  await verifier.release(claimed)
+  const again = await verifier.verify(request, { lockMs: 5000 })
+  t.same(again, token)
+  t.equal(await verifier.invalidate(again), true)
+  t.equal(await verifier.invalidate(again), false)
+  await t.rejects(verifier.verify(request, { lockMs: 5000 }), { code: 'PAYWIRE_ERR_TOKEN_NOT_FOUND' })
+})
+
+t.test('a path mismatch releases the lock it took', async (t) => {
+  const { verifier, token } = await setup()
+  const query = { paywire_token: token.hash }
+  await t.rejects(verifier.verify({ url: '/elsewhere', query }, { lockMs: 5000 }), { code: 'PAYWIRE_ERR_TOKEN_PATH_MISMATCH' })
+  t.same(await verifier.verify({ url: '/payment/capture', query }, { lockMs: 5000 }), token)
+})

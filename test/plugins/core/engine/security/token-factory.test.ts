@@ -1,0 +1,136 @@
+import t from 'tap'
+import {
+  Identity, MemoryStorage, MemoryTokenStorage, Payment, StorageRegistry, TOKEN_PARAMETER, TOKEN_PLACEHOLDER, Token, TokenFactory,
+  type BaseUrl
+} from '../../../../../plugins/core/engine/index.ts'
+
+async function setup (baseUrl?: BaseUrl) {
+  const tokenStorage = new MemoryTokenStorage()
+  const payments = new MemoryStorage(Payment)
+  const storages = new StorageRegistry().add(Payment, payments)
+  const payment = payments.create()
+  await payments.update(payment)
+  return { factory: new TokenFactory(tokenStorage, storages, baseUrl), tokenStorage, payment, payments }
+}
+
+function query (url: string): Array<[string, string]> {
+  return [...new URL(url).searchParams]
+}
+
+t.test('createToken() builds and stores a token pointing at the model through its identity', async (t) => {
+  const { factory, tokenStorage, payment } = await setup('https://shop.example')
+  const token = await factory.createToken('cash', payment, 'capture')
+  t.ok(token instanceof Token)
+  t.equal(token.gatewayName, 'cash')
+  t.equal(token.kind, 'capture')
+  t.same(token.details, new Identity(payment.id as string, 'Payment'))
+  t.equal(token.targetUrl, `https://shop.example/capture?paywire_token=${token.hash}`)
+  t.equal(token.afterUrl, null)
+  t.same(await tokenStorage.find(token.hash), token)
+})
+
+t.test('hashes are 43-character base64url strings, unique per token', async (t) => {
+  const { factory, payment } = await setup('https://shop.example')
+  const hashes = new Set<string>()
+  for (let i = 0; i < 50; i++) {
+    const token = factory.buildToken({ gatewayName: 'cash', model: payment, targetPath: 'capture' })
+    t.match(token.hash, /^[A-Za-z0-9_-]{43}$/)
+    hashes.add(token.hash)
+  }
+  t.equal(hashes.size, 50)
+})
+
+t.test('details: an Identity is kept, null stays null, an unsaved or unregistered model is an error', async (t) => {
+  const { factory, payments } = await setup('https://shop.example')
+  const identity = new Identity('p-9', 'Payment')
+  t.equal(factory.buildToken({ gatewayName: 'cash', model: identity, targetPath: 'capture' }).details, identity)
+  t.equal(factory.buildToken({ gatewayName: 'cash', model: null, targetPath: 'notify' }).details, null)
+  t.throws(() => factory.buildToken({ gatewayName: 'cash', model: payments.create(), targetPath: 'capture' }), { code: 'PAYWIRE_ERR_MODEL_NOT_PERSISTED' })
+  t.throws(() => factory.buildToken({ gatewayName: 'cash', model: new Date(), targetPath: 'capture' }), { code: 'PAYWIRE_ERR_STORAGE_NOT_REGISTERED' })
+})
+
+t.test('relative paths append to the base path; "/x" is relative to the origin', async (t) => {
+  const { factory } = await setup('https://user:pw@shop.example:8443/app')
+  t.equal(factory.buildUrl('capture', {}), 'https://user:pw@shop.example:8443/app/capture')
+  t.equal(factory.buildUrl('pay/capture', {}), 'https://user:pw@shop.example:8443/app/pay/capture')
+  t.equal(factory.buildUrl('/payment/capture', {}), 'https://user:pw@shop.example:8443/payment/capture')
+  const { factory: slashed } = await setup('https://shop.example/app/')
+  t.equal(slashed.buildUrl('capture', {}), 'https://shop.example/app/capture')
+  t.equal(slashed.buildUrl('done#result', { a: 1 }), 'https://shop.example/app/done?a=1#result')
+})
+
+t.test('the token parameter comes first, then the path\'s query merged with the parameters (parameters win)', async (t) => {
+  const { factory } = await setup('https://shop.example')
+  const url = factory.buildUrl('capture?b=2&a=1', { a: 'x', c: 3, d: true }, 'HASH')
+  t.same(query(url), [[TOKEN_PARAMETER, 'HASH'], ['b', '2'], ['a', 'x'], ['c', '3'], ['d', 'true']])
+  t.same(query(factory.buildUrl('capture', { [TOKEN_PARAMETER]: 'forged' }, 'HASH')), [[TOKEN_PARAMETER, 'HASH']],
+    'the token cannot be replaced through the parameters')
+  t.same(query(factory.buildUrl('capture?paywire_token=old', {}, 'HASH')), [[TOKEN_PARAMETER, 'HASH']])
+})
+
+t.test('null, undefined and empty parameters remove a key', async (t) => {
+  const { factory } = await setup('https://shop.example')
+  const url = factory.buildUrl('https://psp.example/return?keep=1&a=1&b=2&c=3', { a: null, b: '', c: undefined, d: null })
+  t.equal(url, 'https://psp.example/return?keep=1')
+})
+
+t.test('absolute URLs are used as given: host, query (repeated keys too) and fragment survive', async (t) => {
+  const { factory } = await setup('https://shop.example')
+  const url = factory.buildUrl('https://other.example:444/cb?x=1&tag=a&tag=b#frag', { y: '2' }, 'HASH')
+  t.equal(url, 'https://other.example:444/cb?paywire_token=HASH&x=1&tag=a&tag=b&y=2#frag')
+  t.equal(factory.buildUrl('HTTP://other.example/cb', {}), 'http://other.example/cb')
+  t.same(query(factory.buildUrl('https://other.example/cb?tag=a&tag=b', { tag: 'c' })), [['tag', 'c']],
+    'a parameter replaces every value of its key')
+})
+
+t.test('the :token placeholder puts the hash in the path instead of the query', async (t) => {
+  const { factory } = await setup('https://shop.example/app/')
+  t.equal(TOKEN_PLACEHOLDER, ':token')
+  t.equal(factory.buildUrl('pay/:token/capture', { a: 1 }, 'HASH'), 'https://shop.example/app/pay/HASH/capture?a=1')
+  t.equal(factory.buildUrl('https://psp.example/:token', {}, 'HASH'), 'https://psp.example/HASH')
+})
+
+t.test('after URLs get no token automatically; an existing one is kept, null removes it', async (t) => {
+  const { factory, payment } = await setup('https://shop.example')
+  const plain = factory.buildToken({ gatewayName: 'cash', model: payment, targetPath: 'capture', afterPath: 'done', afterParameters: { order: 7 } })
+  t.equal(plain.afterUrl, 'https://shop.example/done?order=7')
+  const kept = factory.buildToken({ gatewayName: 'cash', model: payment, targetPath: 'capture', afterPath: 'https://shop.example/done?paywire_token=AFTER' })
+  t.equal(kept.afterUrl, 'https://shop.example/done?paywire_token=AFTER')
+  const removed = factory.buildToken({
+    gatewayName: 'cash', model: payment, targetPath: 'capture', afterPath: 'https://shop.example/done?paywire_token=AFTER', afterParameters: { paywire_token: null }
+  })
+  t.equal(removed.afterUrl, 'https://shop.example/done')
+  const withAfter = await factory.createToken('cash', payment, 'capture', { a: 1 }, 'done', { b: 2 })
+  t.equal(withAfter.targetUrl, `https://shop.example/capture?paywire_token=${withAfter.hash}&a=1`)
+  t.equal(withAfter.afterUrl, 'https://shop.example/done?b=2')
+})
+
+t.test('without a base URL only absolute paths work', async (t) => {
+  const { factory, payment } = await setup()
+  t.throws(() => factory.buildUrl('capture', {}), { code: 'PAYWIRE_ERR_BASE_URL_REQUIRED', message: /setBaseUrl\(\)/ })
+  await t.rejects(factory.createToken('cash', payment, 'capture'), { code: 'PAYWIRE_ERR_BASE_URL_REQUIRED' })
+  t.equal(factory.buildUrl('https://shop.example/capture', {}), 'https://shop.example/capture')
+})
+
+t.test('an invalid base URL is refused when the factory is made', async (t) => {
+  for (const base of ['shop.example', 'ftp://shop.example', 'https://', '/relative']) {
+    t.throws(() => new TokenFactory(new MemoryTokenStorage(), new StorageRegistry(), base), {
+      code: 'PAYWIRE_ERR_INVALID_BASE_URL',
+      message: `The base URL "${base}" is not an absolute http(s) URL.`
+    }, base)
+  }
+})
+
+t.test('a base URL function is asked for every URL and checked each time', async (t) => {
+  let origin: string | undefined = 'https://a.example'
+  let calls = 0
+  const { factory } = await setup(() => { calls++; return origin })
+  t.equal(factory.buildUrl('capture', {}), 'https://a.example/capture')
+  origin = 'https://b.example/shop'
+  t.equal(factory.buildUrl('capture', {}), 'https://b.example/shop/capture')
+  t.equal(calls, 2)
+  origin = 'not a url'
+  t.throws(() => factory.buildUrl('capture', {}), { code: 'PAYWIRE_ERR_INVALID_BASE_URL' })
+  origin = undefined
+  t.throws(() => factory.buildUrl('capture', {}), { code: 'PAYWIRE_ERR_BASE_URL_REQUIRED' })
+})
