@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto'
+import { once } from 'node:events'
+import { Redis } from 'ioredis'
+import t from 'tap'
+import { request } from 'undici'
+import { buildDemoShop } from '../app.ts'
+import { Payment } from '../plugins/core/index.ts'
+import { envWith, spawnUncovered } from './helpers/child-process.ts'
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+
+function pathOf (url: string | string[] | undefined): string {
+  const parsed = new URL(String(url))
+  return parsed.pathname + parsed.search
+}
+
+t.test('the checkout page lists the gateways and runs the preparation procedure', async (t) => {
+  const app = await buildDemoShop({ baseUrl: 'https://shop.example' })
+  t.teardown(() => app.close())
+  const page = await app.inject({ url: '/' })
+  t.equal(page.statusCode, 200)
+  t.match(page.body, '<select id="gateway" name="gateway"><option>offline</option>')
+  t.match(page.body, '<label for="amount">Amount</label>')
+
+  const checkout = await app.inject({ method: 'POST', url: '/checkout', payload: 'amount=12,50&currency=EUR&gateway=offline&description=Mug', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  t.equal(checkout.statusCode, 302)
+  t.match(checkout.headers.location, /^https:\/\/shop\.example\/payment\/capture\/[\w-]{43}$/)
+  const capture = await app.inject({ url: pathOf(checkout.headers.location) })
+  t.equal(capture.statusCode, 302)
+  const done = await app.inject({ url: pathOf(capture.headers.location), headers: { accept: 'text/html' } })
+  t.match(done.body, 'Payment status: <span class="status">captured</span>')
+  t.match(done.body, '12.50 EUR')
+})
+
+t.test('bad checkout input gets the form back with a message, never a payment', async (t) => {
+  const app = await buildDemoShop({ baseUrl: 'https://shop.example' })
+  t.teardown(() => app.close())
+  const cases: Array<[string, string]> = [
+    ['amount=abc&currency=EUR&gateway=offline', 'Please enter an amount'],
+    ['amount=12.5&currency=JPY&gateway=offline', '12.5 is not a valid amount in JPY'],
+    ['amount=1&currency=XQQ&gateway=offline', 'not a valid amount in XQQ'],
+    ['amount=1&currency=EUR&gateway=bitcoin', 'Unknown payment method'],
+    ['amount=1', 'Please enter an amount']
+  ]
+  for (const [payload, message] of cases) {
+    const response = await app.inject({ method: 'POST', url: '/checkout', payload, headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    t.equal(response.statusCode, 400, payload)
+    t.match(response.body, message)
+    t.match(response.body, 'role="alert"')
+  }
+  t.same(await app.paywire.getStorage(Payment).findBy({}), [], 'nothing stored')
+})
+
+t.test('REDIS_URL switches tokens and payments to Redis', async (t) => {
+  const prefix = `test:app:${randomUUID()}:`
+  const app = await buildDemoShop({ baseUrl: 'https://shop.example', redisUrl: REDIS_URL, redisKeyPrefix: prefix })
+  const redis = new Redis(REDIS_URL)
+  t.teardown(async () => {
+    await app.close()
+    const keys = await redis.keys(`${prefix}*`)
+    if (keys.length > 0) await redis.unlink(keys)
+    await redis.quit()
+  })
+  const checkout = await app.inject({ method: 'POST', url: '/checkout', payload: 'amount=500&currency=JPY&gateway=offline', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  t.equal(checkout.statusCode, 302)
+  t.equal((await redis.keys(`${prefix}token:*`)).length, 2, 'the capture and done tokens are in Redis')
+  const capture = await app.inject({ url: pathOf(checkout.headers.location) })
+  const done = await app.inject({ url: pathOf(capture.headers.location) })
+  t.equal(done.json().status, 'captured')
+  t.equal(done.json().payment.totalAmount, 500)
+  const records = await redis.keys(`${prefix}model:Payment:*`)
+  t.equal(records.length, 1)
+  t.match(JSON.parse(await redis.get(records[0] as string) as string), { totalAmount: 500, currencyCode: 'JPY', details: { status: 'captured' } })
+})
+
+t.test('the demo\'s paypal gateway runs the whole redirect flow against the in-process simulator, webhooks included', async (t) => {
+  const app = await buildDemoShop()
+  t.teardown(() => app.close())
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  const checkout = await request(`${address}/checkout`, { method: 'POST', body: 'amount=7.50&currency=EUR&gateway=paypal', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  await checkout.body.dump()
+  const toPaypal = await request(String(checkout.headers.location))
+  await toPaypal.body.dump()
+  t.equal(toPaypal.statusCode, 302)
+  const approvalUrl = new URL(String(toPaypal.headers.location))
+  const page = await (await request(approvalUrl)).body.text()
+  t.match(page, '7.50')
+  const token = /name="token" value="([^"]+)"/.exec(page)?.[1] as string
+  const approved = await request(new URL('/cgi-bin/webscr', approvalUrl), {
+    method: 'POST', body: `cmd=_express-checkout&token=${token}&decision=approve`, headers: { 'content-type': 'application/x-www-form-urlencoded' }
+  })
+  await approved.body.dump()
+  t.equal(approved.statusCode, 302)
+  t.match(String(approved.headers.location), `${address}/payment/capture/`)
+  const back = await request(String(approved.headers.location))
+  await back.body.dump()
+  t.equal(back.statusCode, 302)
+  const done = await request(String(back.headers.location))
+  t.match(await done.body.json(), { status: 'captured', payment: { totalAmount: 750, currencyCode: 'EUR' } })
+
+  const webhooks = app.paypalSimulator?.simulator.webhooks
+  await webhooks?.waitForIdle()
+  const deliveries = webhooks?.deliveries() ?? []
+  t.ok(deliveries.length > 0, 'the simulator delivered webhooks to the shop')
+  t.ok(deliveries.every((delivery) => delivery.attempts.at(-1)?.statusCode === 204), 'the shop verified and accepted each one')
+})
+
+t.test('npm start serves the shop on embedded defaults and completes a payment', async (t) => {
+  const env = envWith({ PORT: '0', LOG_LEVEL: 'info' }, ['REDIS_URL', 'BASE_URL'])
+  const child = spawnUncovered('npm', ['start', '--silent'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  t.teardown(() => { if (child.exitCode === null) process.kill(-(child.pid as number), 'SIGKILL') })
+  let output = ''
+  const address = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /Demo shop: (http:\/\/[\d.:]+)\/ \(storage: memory, PayPal: simulator\)/.exec(output)
+      if (match !== null) resolve(match[1] as string)
+    })
+    child.once('exit', (code) => reject(new Error(`npm start exited with ${code}: ${output}`)))
+  })
+  const page = await request(`${address}/`)
+  t.equal(page.statusCode, 200)
+  t.match(await page.body.text(), 'Paywire demo shop')
+  const checkout = await request(`${address}/checkout`, { method: 'POST', body: 'amount=3.20&currency=USD&gateway=offline', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  await checkout.body.dump()
+  t.equal(checkout.statusCode, 302)
+  const capture = await request(String(checkout.headers.location))
+  await capture.body.dump()
+  const done = await request(String(capture.headers.location))
+  t.match(await done.body.json(), { status: 'captured', payment: { totalAmount: 320, currencyCode: 'USD' } })
+
+  // npm itself dies of the signal; the shop must close cleanly.
+  process.kill(-(child.pid as number), 'SIGTERM')
+  await once(child, 'close')
+  t.match(output, 'SIGTERM received, closing')
+  t.notMatch(output, /"level":50/, 'no error was logged')
+})

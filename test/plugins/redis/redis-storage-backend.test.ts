@@ -1,0 +1,61 @@
+import t from 'tap'
+import { DetailsRecord, Payment, PayoutModel, Token } from '../../../plugins/core/engine/index.ts'
+import { DEFAULT_INDEXES, RedisStorage, RedisStorageBackend, RedisTokenStorage } from '../../../plugins/redis/index.ts'
+import { keysUnder, testRedis } from './fixtures.ts'
+
+const { client, prefix } = await testRedis(t, 'backend')
+
+t.test('the token storage shares the client and prefix and takes the configured lifetimes', async (t) => {
+  const backend = new RedisStorageBackend(client, { keyPrefix: prefix, tokenTtl: { capture: 90 } })
+  const tokens = backend.createTokenStorage()
+  t.ok(tokens instanceof RedisTokenStorage)
+  const token = Object.assign(new Token(), { kind: 'capture', gatewayName: 'cash', targetUrl: 'https://shop.example/payment/capture/x' })
+  await tokens.save([token])
+  const ttl = await client.ttl(`${prefix}token:${token.hash}`)
+  t.ok(ttl > 80 && ttl <= 90, `capture tokens live 90 s (${ttl})`)
+})
+
+t.test('payments and payouts are indexed on their lookup fields by default', async (t) => {
+  const keyPrefix = `${prefix}defaults:`
+  const backend = new RedisStorageBackend(client, { keyPrefix })
+  const payments = backend.createStorage(Payment)
+  t.ok(payments instanceof RedisStorage)
+  await payments.update(Object.assign(payments.create(), { number: 'N1', clientId: 'C1', clientEmail: 'a@example.com', description: 'D1' }))
+  const payouts = backend.createStorage(PayoutModel)
+  await payouts.update(Object.assign(payouts.create(), { recipientId: 'R1', recipientEmail: 'r@example.com', description: 'D2' }))
+  t.same(await keysUnder(client, `${keyPrefix}index:`), [
+    `${keyPrefix}index:Payment:clientEmail:a@example.com`,
+    `${keyPrefix}index:Payment:clientId:C1`,
+    `${keyPrefix}index:Payment:number:N1`,
+    `${keyPrefix}index:Payout:recipientEmail:r@example.com`,
+    `${keyPrefix}index:Payout:recipientId:R1`
+  ])
+  t.same(DEFAULT_INDEXES.Payment, ['number', 'clientId', 'clientEmail', 'details.id'])
+  t.equal(new RedisStorageBackend(client).keyPrefix, 'paywire:', 'the default prefix')
+})
+
+t.test('indexes are configured per model name; a storage option wins', async (t) => {
+  const keyPrefix = `${prefix}configured:`
+  const backend = new RedisStorageBackend(client, { keyPrefix, indexes: { Payment: ['details.id'], DetailsRecord: ['data.orderId'] } })
+  const payments = backend.createStorage(Payment)
+  await payments.update(Object.assign(payments.create(), { number: 'N2', details: { id: 'PAY-2' } }))
+  const records = backend.createStorage(DetailsRecord)
+  const record = new DetailsRecord({ orderId: 'O-3' })
+  await records.update(record)
+  const payouts = backend.createStorage(PayoutModel)
+  await payouts.update(Object.assign(payouts.create(), { recipientId: 'R2' }))
+  const explicit = backend.createStorage(Payment, { modelName: 'Refunds', indexes: ['description'] })
+  await explicit.update(Object.assign(explicit.create(), { number: 'N3', description: 'partial' }))
+  t.same(await keysUnder(client, `${keyPrefix}index:`), [
+    `${keyPrefix}index:DetailsRecord:data.orderId:O-3`,
+    `${keyPrefix}index:Payment:details.id:PAY-2`,
+    `${keyPrefix}index:Payout:recipientId:R2`,
+    `${keyPrefix}index:Refunds:description:partial`
+  ])
+  t.same((await records.findBy({ 'data.orderId': 'O-3' })).map((found) => found.get('orderId')), ['O-3'], 'a details record round trip')
+  t.ok((await records.findBy({ 'data.orderId': 'O-3' }))[0] instanceof DetailsRecord)
+})
+
+t.test('a token lifetime that is not a number of seconds fails construction', async (t) => {
+  t.throws(() => new RedisStorageBackend(client, { tokenTtl: { notify: -5 } }), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /"tokenTtl\.notify"/ })
+})

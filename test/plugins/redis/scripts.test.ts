@@ -1,0 +1,29 @@
+import t from 'tap'
+import { defineScript } from '../../../plugins/redis/scripts.ts'
+import { newClient, testRedis } from './fixtures.ts'
+
+const { client, prefix } = await testRedis(t, 'scripts')
+
+t.test('a script runs as a client command, with keys then arguments', async (t) => {
+  const append = defineScript<number>(client, 'paywireTestAppend', 1, "return redis.call('APPEND', KEYS[1], ARGV[1])")
+  t.equal(await append(`${prefix}text`, 'ab'), 2)
+  t.equal(await append(`${prefix}text`, 'cd'), 4)
+  t.equal(await client.get(`${prefix}text`), 'abcd')
+})
+
+t.test('a name is defined once per client: storages sharing a client share the command', async (t) => {
+  const first = defineScript<string>(client, 'paywireTestName', 0, "return 'first'")
+  const second = defineScript<string>(client, 'paywireTestName', 0, "return 'second'")
+  t.equal(await first(), 'first')
+  t.equal(await second(), 'first', 'the first definition stays')
+  const other = newClient()
+  t.teardown(() => other.quit())
+  t.equal(await defineScript<string>(other, 'paywireTestName', 0, "return 'first'")(), 'first', 'another client defines its own')
+})
+
+t.test('scripts survive a server that forgot them (restart, failover)', async (t) => {
+  const incr = defineScript<number>(client, 'paywireTestIncr', 1, "return redis.call('INCR', KEYS[1])")
+  t.equal(await incr(`${prefix}count`), 1)
+  await client.script('FLUSH')
+  t.equal(await incr(`${prefix}count`), 2, 'EVALSHA falls back to EVAL')
+})
