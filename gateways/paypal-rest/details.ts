@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto'
+import { ArrayObject, HumanStatus, type HumanStatusValue } from '../../plugins/core/engine/index.ts'
+import type { PaypalResource } from './api.ts'
+import { PaymentDetails } from './model/payment-details.ts'
+
+/**
+ * A PayPal payment's details as one mutable record, whether they live in a Payment's
+ * details bag (ArrayObject) or in a REST details record (PaymentDetails): PayPal's fields
+ * (intent, payer, transactions, id, state, links...) plus Paywire's bookkeeping under
+ * `paywire_*` keys, which are never sent to PayPal.
+ */
+export type PaypalRecord = Record<string, any>
+
+export function recordOf (model: unknown): PaypalRecord | undefined {
+  if (model instanceof ArrayObject) return model.data
+  if (model instanceof PaymentDetails) return model as PaypalRecord
+  return undefined
+}
+
+/** What PayPal receives when a payment is created: its own fields only. */
+const CREATE_FIELDS = ['intent', 'payer', 'transactions', 'redirect_urls', 'note_to_payer', 'application_context', 'experience_profile_id']
+
+export function createBody (record: PaypalRecord): PaypalResource {
+  const body: PaypalResource = {}
+  for (const field of CREATE_FIELDS) {
+    if (record[field] !== undefined) body[field] = JSON.parse(JSON.stringify(record[field]))
+  }
+  return body
+}
+
+/**
+ * The PayPal-Request-Id of one operation on one payment: derived from a key stored with
+ * the payment and the operation's name, and stored too, so a retry after a timeout or a
+ * 5xx (even from another process) sends the same id and PayPal does the work once.
+ */
+export function requestIdFor (record: PaypalRecord, operation: string): string {
+  record.paywire_key ??= randomUUID()
+  const ids = (record.paywire_request_ids ??= {}) as Record<string, string>
+  ids[operation] ??= `${record.paywire_key as string}-${operation}`
+  return ids[operation]
+}
+
+export function link (record: PaypalRecord, rel: string): string | undefined {
+  const links = Array.isArray(record.links) ? record.links as Array<{ rel?: unknown, href?: unknown }> : []
+  const found = links.find((candidate) => candidate.rel === rel)
+  return typeof found?.href === 'string' ? found.href : undefined
+}
+
+/** The related resources of the payment's transactions (sales, authorizations, refunds). */
+export function relatedResources (record: PaypalRecord): Array<Record<string, any>> {
+  const transactions = Array.isArray(record.transactions) ? record.transactions as Array<Record<string, any>> : []
+  return transactions.flatMap((transaction) => Array.isArray(transaction.related_resources) ? transaction.related_resources : [])
+}
+
+export function saleOf (record: PaypalRecord): Record<string, any> | undefined {
+  return relatedResources(record).map((resource) => resource.sale).find((sale) => sale !== undefined)
+}
+
+/*
+ * PayPal's states → Paywire's statuses. Payum mapped "approved" to captured even when the
+ * sale was pending, and failed/expired to unknown; here the sale decides.
+ */
+export function paypalStatus (record: PaypalRecord): HumanStatusValue {
+  switch (record.state) {
+    case undefined:
+    case null:
+      return HumanStatus.NEW
+    case 'created':
+      return HumanStatus.PENDING
+    case 'canceled':
+    case 'cancelled':
+      return HumanStatus.CANCELED
+    case 'failed':
+      return HumanStatus.FAILED
+    case 'expired':
+      return HumanStatus.EXPIRED
+    case 'approved':
+    case 'completed':
+      return saleStatus(saleOf(record)?.state)
+    default:
+      return HumanStatus.UNKNOWN
+  }
+}
+
+function saleStatus (state: unknown): HumanStatusValue {
+  switch (state) {
+    case 'completed': return HumanStatus.CAPTURED
+    case 'pending': return HumanStatus.PENDING
+    case 'refunded':
+    case 'partially_refunded': return HumanStatus.REFUNDED
+    case 'denied': return HumanStatus.FAILED
+    default: return HumanStatus.UNKNOWN
+  }
+}
+
+/** How far a payment got; a notification may move a payment forward, never back. */
+const PROGRESS: Record<HumanStatusValue, number> = {
+  new: 0, unknown: 0, pending: 1, authorized: 2, captured: 3, payedout: 3, refunded: 4, suspended: 4, failed: 5, canceled: 5, expired: 5
+}
+
+export function isProgress (from: HumanStatusValue, to: HumanStatusValue): boolean {
+  return PROGRESS[to] >= PROGRESS[from]
+}
+
+/** Not created at PayPal yet, or created and waiting for the buyer's approval: the only states capture acts on. */
+export function awaitsBuyer (record: PaypalRecord): boolean {
+  return record.state === undefined || record.state === null || record.state === 'created'
+}

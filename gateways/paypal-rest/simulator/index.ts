@@ -1,0 +1,58 @@
+import Fastify from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import { registerApprovalPage } from './approval-page.ts'
+import { createControl } from './control.ts'
+import { createFaultInjector, installFaultHooks } from './faults.ts'
+import { installIdempotency } from './idempotency.ts'
+import { registerOAuthRoutes, requireAccessToken } from './oauth.ts'
+import { registerPaymentRoutes } from './payments.ts'
+import { installPaypalProtocol } from './protocol.ts'
+import { createRuntime } from './runtime.ts'
+import { registerSaleRoutes } from './sales.ts'
+import { createStore } from './store.ts'
+import type { PaypalSimulator, PaypalSimulatorOptions } from './types.ts'
+import { createWebhookEngine } from './webhook-delivery.ts'
+import { registerCertificateRoute, registerWebhookRoutes } from './webhook-routes.ts'
+
+export { DEFAULT_SIMULATOR_CLIENT } from './store.ts'
+export { PAYPAL_ERRORS } from './paypal-errors.ts'
+export type { PaypalErrorBody, PaypalErrorDetail, PaypalErrorName, OAuthErrorBody } from './paypal-errors.ts'
+export { crc32, signedMessage } from './signatures.ts'
+export type * from './types.ts'
+
+/**
+ * A PayPal REST (Payments v1) look-alike: OAuth, payments, sales, refunds, the buyer approval page
+ * and signed webhooks, speaking PayPal's wire format and error bodies. Returns a Fastify instance
+ * that is not listening yet, with its control object on `app.simulator`. State lives in the
+ * instance, so any number of simulators can run in one process.
+ */
+export function buildPaypalSimulator (options: PaypalSimulatorOptions = {}): PaypalSimulator {
+  const store = createStore(options)
+  const app: FastifyInstance = Fastify({ logger: options.logger ?? false })
+  const runtime = createRuntime(app, store)
+  const faults = createFaultInjector(options.faults ?? [])
+  const webhooks = createWebhookEngine(app, runtime)
+  for (const registration of options.webhooks ?? []) webhooks.subscribe(registration)
+
+  installPaypalProtocol(app, runtime)
+  // Order matters: the PayPal-Request-Id hooks must run before the fault hooks (see faults.ts).
+  installIdempotency(app, runtime)
+  installFaultHooks(app, runtime, faults)
+
+  app.register(async function oauthApi (child: FastifyInstance) {
+    registerOAuthRoutes(child, runtime)
+  })
+  app.register(async function restApi (child: FastifyInstance) {
+    requireAccessToken(child, runtime)
+    registerPaymentRoutes(child, runtime, webhooks)
+    registerSaleRoutes(child, runtime, webhooks)
+    registerWebhookRoutes(child, runtime, webhooks)
+  })
+  app.register(async function buyerPages (child: FastifyInstance) {
+    registerApprovalPage(child, runtime, webhooks)
+  })
+  registerCertificateRoute(app, webhooks)
+
+  app.decorate('simulator', createControl(runtime, webhooks, faults))
+  return app as PaypalSimulator
+}

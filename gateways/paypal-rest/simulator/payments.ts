@@ -1,0 +1,143 @@
+import type { FastifyInstance } from 'fastify'
+import { currencyExponent } from './amounts.ts'
+import { emitSaleEvent } from './events.ts'
+import { newExpressCheckoutToken, newPaymentId, newTransactionId } from './ids.ts'
+import { PaypalApiError, validationError } from './paypal-errors.ts'
+import { INVALID_ISSUE, parseCreatePayment, parseExecutePayment } from './payment-validation.ts'
+import { paymentView } from './resources.ts'
+import type { SimulatorRuntime } from './runtime.ts'
+import type { StoredPayment, StoredSale } from './store.ts'
+import type { BuyerOutcome } from './types.ts'
+import type { WebhookEngine } from './webhook-delivery.ts'
+
+interface PaymentParams { paymentId: string }
+interface ListQuery { count?: string, start_index?: string, start_id?: string }
+
+const MAX_LIST_COUNT = 20
+
+// Only there so transaction_fee looks like a real one; close to PayPal's standard domestic rate.
+function simulatedFee (totalMinor: number, currency: string): number {
+  return Math.round(totalMinor * 0.029) + (currencyExponent(currency) === 0 ? 40 : 30)
+}
+
+function listParameter (issues: Array<{ field: string, issue: string }>, field: string, value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback
+  const number = Number(value)
+  if (!/^\d+$/.test(value) || number > max) {
+    issues.push({ field, issue: INVALID_ISSUE })
+    return fallback
+  }
+  return number
+}
+
+function executeChecks (runtime: SimulatorRuntime, payment: StoredPayment, payerId: string): NonNullable<StoredPayment['approval']> {
+  if (payment.state === 'approved') throw new PaypalApiError('PAYMENT_ALREADY_DONE')
+  if (payment.state === 'failed') throw new PaypalApiError('PAYMENT_STATE_INVALID')
+  if (runtime.isExpired(payment)) throw new PaypalApiError('PAYMENT_EXPIRED')
+  if (payment.approval === undefined) throw new PaypalApiError('PAYMENT_NOT_APPROVED_FOR_EXECUTION')
+  if (payment.approval.buyer.payerId !== payerId) throw new PaypalApiError('INVALID_PAYER_ID')
+  return payment.approval
+}
+
+function createSale (runtime: SimulatorRuntime, payment: StoredPayment, outcome: Exclude<BuyerOutcome, 'declined'>): StoredSale {
+  const now = runtime.store.now()
+  const { details } = payment.transaction.amount as { details?: Record<string, string> }
+  const sale: StoredSale = {
+    id: newTransactionId(),
+    clientId: payment.clientId,
+    payment,
+    state: outcome,
+    currency: payment.currency,
+    totalMinor: payment.totalMinor,
+    details,
+    pendingReasonCode: outcome === 'pending' ? runtime.store.config.pendingReasonCode : undefined,
+    feeMinor: simulatedFee(payment.totalMinor, payment.currency),
+    refundedMinor: 0,
+    refunds: [],
+    createdAt: now,
+    updatedAt: now
+  }
+  runtime.store.sales.set(sale.id, sale)
+  return sale
+}
+
+export function registerPaymentRoutes (app: FastifyInstance, runtime: SimulatorRuntime, webhooks: WebhookEngine): void {
+  const { store } = runtime
+
+  app.post('/v1/payments/payment', { config: { paypalIdempotent: true } }, async function createPayment (request, reply) {
+    const input = parseCreatePayment(request.body)
+    const { clientId } = runtime.context(request)
+    const invoiceNumber = input.transaction.invoice_number
+    // PayPal refuses to take money twice for one invoice number (DUPLICATE_TRANSACTION, paypal-wire §2.1).
+    if (invoiceNumber !== undefined && [...store.payments.values()].some((payment) =>
+      payment.clientId === clientId && payment.state === 'approved' && payment.transaction.invoice_number === invoiceNumber)) {
+      throw new PaypalApiError('DUPLICATE_TRANSACTION')
+    }
+    store.counters.paymentsCreated++
+    const now = store.now()
+    const payment: StoredPayment = {
+      id: newPaymentId(),
+      clientId,
+      ecToken: newExpressCheckoutToken(),
+      state: 'created',
+      transaction: input.transaction,
+      currency: input.currency,
+      totalMinor: input.totalMinor,
+      returnUrl: input.returnUrl,
+      cancelUrl: input.cancelUrl,
+      noteToPayer: input.noteToPayer,
+      createdAt: now,
+      updatedAt: now
+    }
+    store.payments.set(payment.id, payment)
+    store.paymentIdsByToken.set(payment.ecToken, payment.id)
+    return reply.code(201).send(paymentView(payment, runtime.baseUrl(request)))
+  })
+
+  app.get<{ Querystring: ListQuery }>('/v1/payments/payment', async function listPayments (request) {
+    const issues: Array<{ field: string, issue: string }> = []
+    const count = listParameter(issues, 'count', request.query.count, 10, MAX_LIST_COUNT)
+    const startIndex = listParameter(issues, 'start_index', request.query.start_index, 0, Number.MAX_SAFE_INTEGER)
+    if (issues.length > 0) throw validationError(issues)
+    const { clientId } = runtime.context(request)
+    // Newest first; PayPal leaves payments nobody approved and executed out of the history.
+    const history = [...store.payments.values()].reverse()
+      .filter((payment) => payment.clientId === clientId && payment.state !== 'created')
+    const startId = request.query.start_id
+    const from = startId === undefined ? startIndex : Math.max(0, history.findIndex((payment) => payment.id === startId))
+    const page = history.slice(from, from + count)
+    const base = runtime.baseUrl(request)
+    const next = history[from + count]
+    return {
+      payments: page.map((payment) => paymentView(payment, base)),
+      count: page.length,
+      ...(next === undefined ? {} : { next_id: next.id })
+    }
+  })
+
+  app.get<{ Params: PaymentParams }>('/v1/payments/payment/:paymentId', async function showPayment (request) {
+    const payment = runtime.ownedPayment(runtime.context(request).clientId, request.params.paymentId)
+    return paymentView(payment, runtime.baseUrl(request))
+  })
+
+  app.post<{ Params: PaymentParams }>('/v1/payments/payment/:paymentId/execute', { config: { paypalIdempotent: true } },
+    async function executePayment (request) {
+      const payment = runtime.ownedPayment(runtime.context(request).clientId, request.params.paymentId)
+      const { payerId } = parseExecutePayment(request.body)
+      const approval = executeChecks(runtime, payment, payerId)
+      store.counters.paymentsExecuted++
+      const outcome = store.executeOutcomeOverride ?? approval.outcome
+      payment.updatedAt = store.now()
+      if (outcome === 'declined') {
+        payment.state = 'failed'
+        payment.failureReason = 'UNABLE_TO_COMPLETE_TRANSACTION'
+        throw new PaypalApiError('INSTRUMENT_DECLINED')
+      }
+      const sale = createSale(runtime, payment, outcome)
+      payment.sale = sale
+      payment.state = 'approved'
+      const base = runtime.baseUrl(request)
+      emitSaleEvent(webhooks, outcome, sale, base)
+      return paymentView(payment, base)
+    })
+}

@@ -1,0 +1,121 @@
+import type { FastifyInstance } from 'fastify'
+import { amountIssue, toMinorUnits } from './amounts.ts'
+import { emitRefundEvent, emitSaleEvent } from './events.ts'
+import { newTransactionId } from './ids.ts'
+import { PaypalApiError } from './paypal-errors.ts'
+import { INVALID_ISSUE, Issues, isJsonObject, REQUIRED_ISSUE, requestObject, ZERO_AMOUNT_ISSUE } from './payment-validation.ts'
+import { refundView, saleView } from './resources.ts'
+import type { SimulatorRuntime } from './runtime.ts'
+import type { StoredRefund, StoredSale } from './store.ts'
+import type { WebhookEngine } from './webhook-delivery.ts'
+
+interface RefundInput {
+  amountMinor: number | undefined
+  description?: string
+  reason?: string
+  invoiceNumber?: string
+}
+
+function optionalText (request: Record<string, unknown>, field: string): string | undefined {
+  const value = request[field]
+  return typeof value === 'string' ? value : undefined
+}
+
+/** An empty body (or `{}`) refunds what remains; `amount` refunds part of it. */
+export function parseRefund (body: unknown, sale: StoredSale): RefundInput {
+  const request = requestObject(body)
+  const issues = new Issues()
+  issues.maxLength(request, 'description', '', 255)
+  issues.maxLength(request, 'reason', '', 30)
+  issues.maxLength(request, 'invoice_number', '', 127)
+  let amountMinor: number | undefined
+  const { amount } = request
+  if (amount !== undefined) {
+    if (!isJsonObject(amount)) {
+      issues.add('amount', INVALID_ISSUE)
+    } else if (amount.currency !== sale.currency) {
+      issues.add('amount.currency', amount.currency === undefined ? REQUIRED_ISSUE : 'Refund currency must be the same as the sale currency')
+    } else {
+      const issue = amountIssue(amount.total, sale.currency)
+      if (issue !== undefined) issues.add('amount.total', amount.total === undefined ? REQUIRED_ISSUE : issue)
+      else amountMinor = toMinorUnits(amount.total as string, sale.currency)
+      if (amountMinor === 0) issues.add('amount.total', ZERO_AMOUNT_ISSUE)
+    }
+  }
+  issues.throwIfAny()
+  return {
+    amountMinor,
+    description: optionalText(request, 'description'),
+    reason: optionalText(request, 'reason'),
+    invoiceNumber: optionalText(request, 'invoice_number')
+  }
+}
+
+/** A pending sale clears or bounces: what `simulator.settleSale` drives. */
+export function settlePendingSale (
+  runtime: SimulatorRuntime, webhooks: WebhookEngine, saleId: string, outcome: 'completed' | 'denied'
+): StoredSale {
+  const sale = runtime.store.sales.get(saleId)
+  if (sale === undefined) throw new Error(`PayPal simulator: no sale ${saleId}`)
+  if (sale.state !== 'pending') throw new Error(`PayPal simulator: sale ${saleId} is ${sale.state}, not pending`)
+  sale.state = outcome
+  sale.updatedAt = runtime.store.now()
+  emitSaleEvent(webhooks, outcome, sale, runtime.baseUrl())
+  return sale
+}
+
+export function registerSaleRoutes (app: FastifyInstance, runtime: SimulatorRuntime, webhooks: WebhookEngine): void {
+  const { store } = runtime
+
+  function ownedSale (clientId: string, saleId: string): StoredSale {
+    const sale = store.sales.get(saleId)
+    if (sale === undefined || sale.clientId !== clientId) throw new PaypalApiError('INVALID_RESOURCE_ID', [])
+    return sale
+  }
+
+  app.get<{ Params: { saleId: string } }>('/v1/payments/sale/:saleId', async function showSale (request) {
+    const sale = ownedSale(runtime.context(request).clientId, request.params.saleId)
+    return saleView(sale, runtime.baseUrl(request))
+  })
+
+  app.post<{ Params: { saleId: string } }>('/v1/payments/sale/:saleId/refund', { config: { paypalIdempotent: true } },
+    async function refundSale (request, reply) {
+      const sale = ownedSale(runtime.context(request).clientId, request.params.saleId)
+      const input = parseRefund(request.body, sale)
+      const remaining = sale.totalMinor - sale.refundedMinor
+      const amountMinor = input.amountMinor ?? remaining
+      // Pending, denied and fully refunded sales have nothing to give back.
+      if ((sale.state !== 'completed' && sale.state !== 'partially_refunded') || amountMinor > remaining) {
+        throw new PaypalApiError('TRANSACTION_REFUSED')
+      }
+      store.counters.refunds++
+      const now = store.now()
+      sale.refundedMinor += amountMinor
+      sale.state = sale.refundedMinor === sale.totalMinor ? 'refunded' : 'partially_refunded'
+      sale.updatedAt = now
+      const refund: StoredRefund = {
+        id: newTransactionId(),
+        sale,
+        currency: sale.currency,
+        amountMinor,
+        refundedMinorAfter: sale.refundedMinor,
+        description: input.description,
+        reason: input.reason,
+        invoiceNumber: input.invoiceNumber,
+        createdAt: now
+      }
+      sale.refunds.push(refund)
+      store.refunds.set(refund.id, refund)
+      const base = runtime.baseUrl(request)
+      emitRefundEvent(webhooks, refund, base)
+      return reply.code(201).send(refundView(refund, base))
+    })
+
+  app.get<{ Params: { refundId: string } }>('/v1/payments/refund/:refundId', async function showRefund (request) {
+    const refund = store.refunds.get(request.params.refundId)
+    if (refund === undefined || refund.sale.clientId !== runtime.context(request).clientId) {
+      throw new PaypalApiError('INVALID_RESOURCE_ID', [])
+    }
+    return refundView(refund, runtime.baseUrl(request))
+  })
+}

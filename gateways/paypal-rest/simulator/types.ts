@@ -1,0 +1,271 @@
+import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+
+export interface SimulatorClient {
+  clientId: string
+  clientSecret: string
+}
+
+/** The PayPal account that approves payments on the simulator's approval page. */
+export interface SimulatorBuyer {
+  email: string
+  firstName: string
+  lastName: string
+  payerId: string
+  countryCode: string
+}
+
+/** What happens to the money when the payment is executed. */
+export type BuyerOutcome = 'completed' | 'pending' | 'declined'
+
+export type FaultWhen = 'before' | 'after'
+
+interface FaultMatch {
+  /** HTTP method to match; any method when left out. */
+  method?: string
+  /** Exact path (query ignored) where `*` stands for one path segment, or a RegExp tested on the path. */
+  path: string | RegExp
+  /** How many matching requests the fault applies to. Default 1. */
+  times?: number
+}
+
+/**
+ * `before`: the request is answered without doing the work.
+ * `after`: the work is done (and stored for PayPal-Request-Id replay) but the answer is lost.
+ */
+export type FaultRule =
+  | (FaultMatch & { kind: 'error', status?: 500 | 503, when?: FaultWhen })
+  | (FaultMatch & { kind: 'delay', delayMs: number, when?: FaultWhen })
+  | (FaultMatch & { kind: 'rate_limit', retryAfterSeconds?: number })
+
+export interface WebhookRegistration {
+  url: string
+  /** Event names, or `*` for all. Default `['*']`. */
+  eventTypes?: string[]
+  /** Owner of the subscription. Default: the first configured client. */
+  clientId?: string
+}
+
+export interface WebhookDeliveryOptions {
+  /** Attempts per delivery including the first. Default 3. */
+  maxAttempts?: number
+  /** Pause between attempts. Default 100 ms. */
+  retryDelayMs?: number
+  /** Per-attempt timeout. Default 5000 ms. */
+  timeoutMs?: number
+}
+
+export interface PaypalSimulatorOptions {
+  /** Accepted OAuth clients. Default: one client `sim-client` / `sim-secret`. */
+  clients?: SimulatorClient[]
+  /** `expires_in` of issued access tokens. Default 32400 (9 h, as PayPal today). */
+  accessTokenTtlSeconds?: number
+  /** Clock in epoch milliseconds; tests inject one to expire tokens and payments without sleeping. */
+  now?: () => number
+  /** Base URL put in links, approval URLs and cert URLs. Default: taken from each request's Host. */
+  publicUrl?: string
+  /** The buyer who approves on the approval page. */
+  buyer?: Partial<SimulatorBuyer>
+  /** Unexecuted payments answer PAYMENT_EXPIRED after this long. Default 10800 (3 h). */
+  paymentTtlSeconds?: number
+  /** How long PayPal-Request-Id outcomes are remembered. Default 30 days (Payments v1). */
+  idempotencyRetentionSeconds?: number
+  /** `reason_code` of pending sales. Default `ECHECK`. */
+  pendingReasonCode?: string
+  /** Webhook subscriptions that exist from the start. */
+  webhooks?: WebhookRegistration[]
+  webhookDelivery?: WebhookDeliveryOptions
+  /** Faults armed from the start. */
+  faults?: FaultRule[]
+  logger?: FastifyServerOptions['logger']
+}
+
+export interface SimulatorCounters {
+  tokenGrants: number
+  paymentsCreated: number
+  /** Executes that reached the money movement, declined ones included. */
+  paymentsExecuted: number
+  refunds: number
+  webhooksCreated: number
+  idempotentReplays: number
+}
+
+export interface Link {
+  href: string
+  rel: string
+  method: string
+}
+
+export interface AmountResource {
+  total: string
+  currency: string
+  details?: Record<string, string>
+}
+
+export interface SaleResource {
+  id: string
+  state: 'completed' | 'partially_refunded' | 'pending' | 'refunded' | 'denied'
+  amount: AmountResource
+  payment_mode: 'INSTANT_TRANSFER' | 'ECHECK'
+  reason_code?: string
+  clearing_time?: string
+  protection_eligibility: 'ELIGIBLE'
+  protection_eligibility_type: string
+  transaction_fee: { value: string, currency: string }
+  invoice_number?: string
+  custom?: string
+  soft_descriptor?: string
+  parent_payment: string
+  create_time: string
+  update_time: string
+  links: Link[]
+}
+
+export interface RefundResource {
+  id: string
+  state: 'completed'
+  amount: { total: string, currency: string }
+  sale_id: string
+  parent_payment: string
+  total_refunded_amount: { value: string, currency: string }
+  description?: string
+  reason?: string
+  invoice_number?: string
+  create_time: string
+  update_time: string
+  links: Link[]
+}
+
+export interface PayerInfoResource {
+  email: string
+  first_name: string
+  last_name: string
+  payer_id: string
+  country_code: string
+}
+
+export interface PaymentResource {
+  id: string
+  intent: 'sale'
+  state: 'created' | 'approved' | 'failed'
+  failure_reason?: string
+  cart: string
+  payer: { payment_method: 'paypal', status?: 'VERIFIED', payer_info?: PayerInfoResource }
+  transactions: Array<Record<string, unknown> & {
+    amount: AmountResource
+    related_resources?: Array<{ sale: SaleResource } | { refund: RefundResource }>
+  }>
+  note_to_payer?: string
+  create_time: string
+  update_time: string
+  links: Link[]
+}
+
+export interface ApprovalResult {
+  paymentId: string
+  token: string
+  payerId: string
+  /** `return_url` with paymentId, token and PayerID appended, exactly as the buyer is redirected. */
+  redirectUrl: string
+}
+
+export interface ApproveOptions {
+  outcome?: BuyerOutcome
+  buyer?: Partial<SimulatorBuyer>
+}
+
+export interface WebhookSubscription {
+  id: string
+  url: string
+  eventTypes: string[]
+  clientId: string
+}
+
+export interface WebhookEvent {
+  id: string
+  event_version: '1.0'
+  create_time: string
+  resource_type: 'sale' | 'refund' | 'payment'
+  event_type: string
+  summary: string
+  resource: SaleResource | RefundResource | PaymentResource
+  links: Link[]
+}
+
+export interface WebhookSignatureHeaders {
+  'paypal-transmission-id': string
+  'paypal-transmission-time': string
+  'paypal-transmission-sig': string
+  'paypal-cert-url': string
+  'paypal-auth-algo': 'SHA256withRSA'
+}
+
+export interface WebhookDeliveryAttempt {
+  statusCode?: number
+  error?: string
+}
+
+export interface WebhookDelivery {
+  eventId: string
+  eventType: string
+  webhookId: string
+  url: string
+  /** Exactly the bytes that were signed and sent. */
+  body: string
+  headers: WebhookSignatureHeaders
+  status: 'held' | 'pending' | 'delivered' | 'failed'
+  attempts: WebhookDeliveryAttempt[]
+}
+
+export interface SignOptions {
+  webhookId: string
+  transmissionId?: string
+  transmissionTime?: string
+}
+
+export interface WebhookControl {
+  subscribe: (registration: WebhookRegistration) => WebhookSubscription
+  subscriptions: () => WebhookSubscription[]
+  events: () => WebhookEvent[]
+  deliveries: (filter?: { eventId?: string, webhookId?: string }) => WebhookDelivery[]
+  /** Sends an already emitted event again (a duplicate, or late: out of order). */
+  redeliver: (eventId: string, options?: { webhookId?: string }) => Promise<WebhookDelivery[]>
+  /** Holds new deliveries until `resume`, so tests can release them in reverse order. */
+  pause: () => void
+  resume: (options?: { reverse?: boolean }) => void
+  /** Resolves once no delivery is sending or waiting to retry. */
+  waitForIdle: () => Promise<void>
+  /** Signs `body` exactly as the simulator signs what it sends (CRC32 method). */
+  sign: (body: string, options: SignOptions) => Promise<WebhookSignatureHeaders>
+  certificatePem: () => Promise<string>
+  certificateUrl: () => string
+}
+
+export interface FaultControl {
+  inject: (rule: FaultRule) => void
+  clear: () => void
+  /** Matching requests the armed faults still apply to. */
+  remaining: () => number
+}
+
+export interface PaypalSimulatorControl {
+  /** Base URL used when no request is at hand: `publicUrl`, else the listening address. */
+  baseUrl: () => string
+  counters: () => SimulatorCounters
+  addClient: (client: SimulatorClient) => void
+  /** Mints a token without an OAuth call, for tests about other endpoints. */
+  issueAccessToken: (clientId?: string) => string
+  expireAllTokens: () => void
+  approve: (paymentId: string, options?: ApproveOptions) => ApprovalResult
+  /** The buyer cancels: returns `cancel_url` with `token` appended. */
+  cancel: (paymentId: string) => string
+  /** Overrides the buyer's choice for every later execute; `undefined` restores it. */
+  setExecuteOutcome: (outcome: BuyerOutcome | undefined) => void
+  /** A pending sale clears (`completed`) or bounces (`denied`), with its webhook. */
+  settleSale: (saleId: string, outcome: 'completed' | 'denied') => SaleResource
+  payment: (paymentId: string) => PaymentResource | undefined
+  sale: (saleId: string) => SaleResource | undefined
+  faults: FaultControl
+  webhooks: WebhookControl
+}
+
+export type PaypalSimulator = FastifyInstance & { readonly simulator: PaypalSimulatorControl }
