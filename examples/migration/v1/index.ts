@@ -1,0 +1,3 @@
+export { AcmeGatewayFactory } from './acme-gateway-factory.ts'
+export { AcmeApi, type AcmeApiOptions } from './acme-api.ts'
+export { CaptureAction, RefundAction } from './actions.ts'

@@ -1,0 +1,37 @@
+import type { Action, Capture, Refund } from '../../../plugins/core/engine/index.ts'
+import { capture, refund, supportsCapture, supportsRefund } from '../shared/acme-operations.ts'
+import type { AcmeApi } from './acme-api.ts'
+
+// #region capture-action
+export class CaptureAction implements Action {
+  readonly api: AcmeApi
+
+  constructor (api: AcmeApi) {
+    this.api = api
+  }
+
+  supports (request: unknown): boolean {
+    return supportsCapture(request)
+  }
+
+  async execute (request: Capture): Promise<void> {
+    await capture(this.api, request)
+  }
+}
+// #endregion capture-action
+
+export class RefundAction implements Action {
+  readonly api: AcmeApi
+
+  constructor (api: AcmeApi) {
+    this.api = api
+  }
+
+  supports (request: unknown): boolean {
+    return supportsRefund(request)
+  }
+
+  async execute (request: Refund): Promise<void> {
+    await refund(this.api, request)
+  }
+}
