@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto'
+import {
+  ArrayObject, Cancel, Payment, Refund, errorCodes, getCurrency, type Generic, type HumanStatusValue
+} from '../core/engine/index.ts'
+import { assertAuthorized, idempotencyKeyOf, loaderOf, logOf, type Context, type Runtime } from './context.ts'
+import { answer, isCode, withDefaultFields, withFields } from './errors.ts'
+import { canonicalJson } from './idempotency.ts'
+import {
+  CancelPaymentArgs, CreatePaymentInput, MAX_DETAILS_BYTES, RefundPaymentArgs, check, checkAfterUrl, withoutNulls
+} from './inputs.ts'
+import { graphqlStatus, readStatus, supports } from './payment-fields.ts'
+
+/**
+ * Back-office operations: the engine request they run (as messages name it) and the
+ * statuses they may start from; others get OperationNotAllowed without reaching the gateway.
+ */
+export const BACK_OFFICE_OPERATIONS = {
+  // A partially refunded payment may be refunded again, up to what remains.
+  refundPayment: { request: 'Refund', from: ['captured', 'refunded'] },
+  // An authorization is voided; a payment not paid yet is called off.
+  cancelPayment: { request: 'Cancel', from: ['new', 'pending', 'authorized'] }
+} as const satisfies Record<string, { request: string, from: readonly HumanStatusValue[] }>
+
+type BackOfficeOperation = keyof typeof BACK_OFFICE_OPERATIONS
+
+/** Order numbers for payments created without one: sortable by time, unique enough for an index. */
+function generatedNumber (): string {
+  return `PW-${Date.now().toString(36).toUpperCase()}-${randomBytes(4).toString('hex').toUpperCase()}`
+}
+
+/** The input as it is stored and fingerprinted: nulls dropped, the currency in its alphabetic form. */
+function normalizedInput (runtime: Runtime, input: unknown): CreatePaymentInput {
+  const value = check(CreatePaymentInput, withoutNulls(input), 'input')
+  if (!runtime.paywire.hasGateway(value.gateway)) {
+    throw withFields(new errorCodes.PAYWIRE_ERR_UNKNOWN_GATEWAY(value.gateway, ''), { gateway: value.gateway })
+  }
+  let currencyCode: string
+  try {
+    currencyCode = getCurrency(value.currencyCode).alpha3
+  } catch (error) {
+    throw withFields(error as Error, { currencyCode: value.currencyCode })
+  }
+  if (value.details !== undefined && Buffer.byteLength(JSON.stringify(value.details)) > MAX_DETAILS_BYTES) {
+    throw withFields(new errorCodes.PAYWIRE_ERR_VALIDATION('input.details', `must be at most ${MAX_DETAILS_BYTES} bytes of JSON`),
+      { field: 'input.details' })
+  }
+  const afterUrl = value.afterUrl === undefined ? undefined : checkAfterUrl(value.afterUrl, runtime.afterUrlOrigins, () => shopOrigin(runtime))
+  return { ...value, currencyCode, afterUrl }
+}
+
+/** The origin of the shop's token URLs (per request when the base URL follows the request). */
+function shopOrigin (runtime: Runtime): string {
+  return new URL(runtime.paywire.getTokenFactory().tokenFactory.buildUrl('/', {})).origin
+}
+
+interface Created {
+  paymentId: string
+  captureUrl: string
+}
+
+/** The preparation procedure: store the payment and its capture token (with the done or after token), together. */
+async function prepare (runtime: Runtime, context: Context, input: CreatePaymentInput): Promise<Created> {
+  const storage = runtime.paywire.getStorage(Payment)
+  const payment = storage.create()
+  payment.gatewayName = input.gateway
+  payment.number = input.number ?? generatedNumber()
+  payment.totalAmount = input.totalAmount
+  payment.currencyCode = input.currencyCode
+  payment.description = input.description ?? ''
+  payment.clientEmail = input.clientEmail ?? ''
+  payment.clientId = input.clientId ?? ''
+  payment.details = input.details === undefined ? {} : { local: input.details }
+  const token = await runtime.paywire.prepareCapture(input.gateway, payment, input.afterUrl ?? 'done')
+  loaderOf(runtime, context).prime(payment)
+  return { paymentId: payment.id as string, captureUrl: token.targetUrl }
+}
+
+/** `fresh`: read the storage again, for operations that change the payment. */
+async function loadPayment (runtime: Runtime, context: Context, id: string, fresh = false): Promise<Payment> {
+  const loader = loaderOf(runtime, context)
+  if (fresh) loader.clear(id)
+  const payment = await loader.load(id)
+  if (payment === null) throw new errorCodes.PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND()
+  return payment
+}
+
+interface Changed {
+  paymentId: string
+  status: string
+}
+
+/**
+ * Refund and cancel: the payment must exist, its gateway must run the request server-side
+ * and its status must allow it; then the gateway runs it on the payment (the storage
+ * extension saves the change) and the new status is read back. A gateway that left the
+ * details untouched did nothing (Payum gateways ignore requests their status rules out):
+ * that is an OperationNotAllowed too, never a success.
+ */
+async function change (runtime: Runtime, context: Context, id: string, operation: BackOfficeOperation,
+  createRequest: (model: unknown) => Generic): Promise<Changed> {
+  const { paywire } = runtime
+  const payment = await loadPayment(runtime, context, id, true)
+  const { gatewayName } = payment
+  if (!paywire.hasGateway(gatewayName)) throw withFields(new errorCodes.PAYWIRE_ERR_UNKNOWN_GATEWAY(gatewayName, ''), { gateway: gatewayName })
+  const gateway = paywire.getGateway(gatewayName)
+  const spec = BACK_OFFICE_OPERATIONS[operation]
+  const notSupported = () => withFields(new errorCodes.PAYWIRE_ERR_GRAPHQL_OPERATION_NOT_SUPPORTED(gatewayName, spec.request),
+    { operation, gateway: gatewayName })
+  if (!supports(gateway, createRequest(new ArrayObject(structuredClone(payment.details))))) throw notSupported()
+  const before = await readStatus(paywire, payment)
+  const notAllowed = (error: unknown = new errorCodes.PAYWIRE_ERR_OPERATION_NOT_ALLOWED(spec.request, before)) =>
+    withDefaultFields(error, { operation, status: graphqlStatus(before) })
+  if (!(spec.from as readonly string[]).includes(before)) throw notAllowed()
+  const untouched = canonicalJson(payment.details)
+  let reply
+  try {
+    reply = await gateway.execute(createRequest(payment), { catchReply: true })
+  } catch (error) {
+    throw isCode(error, 'PAYWIRE_ERR_OPERATION_NOT_ALLOWED') ? notAllowed(error) : error
+  }
+  // A gateway that needs the buyer's browser (a redirect) cannot do this from the back office.
+  if (reply !== undefined) throw notSupported()
+  if (canonicalJson(payment.details) === untouched) throw notAllowed()
+  return { paymentId: payment.id as string, status: graphqlStatus(await readStatus(paywire, payment)) }
+}
+
+async function backOffice (runtime: Runtime, context: Context, operation: BackOfficeOperation, id: string, input: unknown,
+  run: () => Promise<Changed>) {
+  const key = idempotencyKeyOf(context)
+  const { result, replayed } = await runtime.idempotency.run(operation, key, input, () =>
+    runtime.idempotency.exclusive(`payment:${id}`, () => new errorCodes.PAYWIRE_ERR_GRAPHQL_PAYMENT_BUSY(), run))
+  return { payment: await loadPayment(runtime, context, result.paymentId), status: result.status, replayed }
+}
+
+export function mutationResolvers (runtime: Runtime) {
+  return {
+    createPayment: (_root: unknown, args: { input: unknown }, context: Context) => answer('CreatePaymentResult', logOf(context), async () => {
+      const input = normalizedInput(runtime, args.input)
+      const key = idempotencyKeyOf(context)
+      const { result, replayed } = await runtime.idempotency.run('createPayment', key, input, () => prepare(runtime, context, input))
+      return { __typename: 'PaymentCreated', payment: await loadPayment(runtime, context, result.paymentId), captureUrl: result.captureUrl, replayed }
+    }),
+
+    refundPayment: (_root: unknown, args: unknown, context: Context) => answer('RefundPaymentResult', logOf(context), async () => {
+      await assertAuthorized(runtime, context, 'refundPayment')
+      const { id, amount } = check(RefundPaymentArgs, withoutNulls(args))
+      if (amount === 0) throw withFields(new errorCodes.PAYWIRE_ERR_INVALID_AMOUNT('0'), { field: 'amount' })
+      try {
+        const changed = await backOffice(runtime, context, 'refundPayment', id, { id, amount }, () =>
+          change(runtime, context, id, 'refundPayment', (model) => new Refund(model, { amount })))
+        return { __typename: 'PaymentRefunded', ...changed }
+      } catch (error) {
+        // The gateway's own amount checks (what remains refundable) answer in the same types.
+        throw withDefaultFields(error, { requestedAmount: amount ?? null, field: 'amount' })
+      }
+    }),
+
+    cancelPayment: (_root: unknown, args: unknown, context: Context) => answer('CancelPaymentResult', logOf(context), async () => {
+      await assertAuthorized(runtime, context, 'cancelPayment')
+      const { id } = check(CancelPaymentArgs, withoutNulls(args))
+      const changed = await backOffice(runtime, context, 'cancelPayment', id, { id }, () =>
+        change(runtime, context, id, 'cancelPayment', (model) => new Cancel(model)))
+      return { __typename: 'PaymentCanceled', ...changed }
+    })
+  }
+}
