@@ -28,10 +28,12 @@ local function at(record, path)
   if type(value) == 'string' and value ~= '' then return value end
   return nil
 end
+-- Index entries are added even when unchanged: a field indexed later fills in as records are saved.
 local old = redis.call('GET', KEYS[1])
 local before = old and cjson.decode(old) or {}
 local after = ARGV[1] ~= '' and cjson.decode(ARGV[1]) or {}
 local score = redis.call('ZSCORE', KEYS[2], ARGV[2])
+local listed = score
 if not score and ARGV[1] ~= '' then score = redis.call('INCR', KEYS[3]) end
 for i = 4, #ARGV do
   local was, now = at(before, ARGV[i]), at(after, ARGV[i])
@@ -43,7 +45,7 @@ if ARGV[1] == '' then
   redis.call('ZREM', KEYS[2], ARGV[2])
 else
   redis.call('SET', KEYS[1], ARGV[1])
-  redis.call('ZADD', KEYS[2], score, ARGV[2])
+  if not listed then redis.call('ZADD', KEYS[2], score, ARGV[2]) end
 end
 return 1`
 

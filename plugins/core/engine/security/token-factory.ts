@@ -45,6 +45,7 @@ export class TokenFactory {
   readonly tokenStorage: TokenStorage
   readonly storages: StorageRegistry
   #baseUrl: BaseUrl | undefined
+  #checkedBase: { given: string, checked: string } | undefined
 
   constructor (tokenStorage: TokenStorage, storages: StorageRegistry, baseUrl?: BaseUrl) {
     this.tokenStorage = tokenStorage
@@ -106,9 +107,15 @@ export class TokenFactory {
   }
 
   #resolveBase (): string {
-    const base = typeof this.#baseUrl === 'function' ? this.#baseUrl() : this.#baseUrl
+    if (typeof this.#baseUrl !== 'function') {
+      if (this.#baseUrl === undefined) throw new PAYWIRE_ERR_BASE_URL_REQUIRED()
+      return this.#baseUrl
+    }
+    const base = this.#baseUrl()
     if (base === undefined) throw new PAYWIRE_ERR_BASE_URL_REQUIRED()
-    return typeof this.#baseUrl === 'function' ? assertBaseUrl(base) : base
+    // A base from a function is mostly the same origin again: check each new one once.
+    if (this.#checkedBase?.given !== base) this.#checkedBase = { given: base, checked: assertBaseUrl(base) }
+    return this.#checkedBase.checked
   }
 
   #identify (model: object | null): Identity | null {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { generateLockId } from './random.ts'
 import { PAYWIRE_ERR_INVALID_OPTION, PAYWIRE_ERR_TOKEN_IN_USE } from '../errors.ts'
 import type { Token, TokenKind } from '../model/token.ts'
 
@@ -45,7 +45,7 @@ export interface TokenClaim {
 
 /** An unguessable lock id: only the request holding a lock may release it. */
 export function newLockId (): string {
-  return randomBytes(12).toString('base64url')
+  return generateLockId()
 }
 
 /**
