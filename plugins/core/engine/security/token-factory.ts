@@ -46,6 +46,7 @@ export class TokenFactory {
   readonly storages: StorageRegistry
   #baseUrl: BaseUrl | undefined
   #checkedBase: { given: string, checked: string } | undefined
+  #placeholderUrls = new Map<string, URL | undefined>()
 
   constructor (tokenStorage: TokenStorage, storages: StorageRegistry, baseUrl?: BaseUrl) {
     this.tokenStorage = tokenStorage
@@ -79,7 +80,14 @@ export class TokenFactory {
    * hash, the token goes into the ":token" placeholder or else first in the query.
    */
   buildUrl (path: string, parameters: UrlParameters, hash?: string): string {
-    const url = /^https?:\/\//i.test(path) ? new URL(path) : new URL(path, this.#resolveBase())
+    const absolute = /^https?:\/\//i.test(path)
+    const base = absolute ? '' : this.#resolveBase()
+    if (hash !== undefined && isEmpty(parameters)) {
+      // The routes' own case (a ":token" path, nothing to merge), on every prepare: no query to build.
+      const plain = this.#placeholderUrl(base, path)
+      if (plain !== undefined) return plain.origin + plain.pathname.replace(TOKEN_PLACEHOLDER, hash)
+    }
+    const url = absolute ? new URL(path) : new URL(path, base)
     const query = new URLSearchParams()
     if (hash !== undefined) {
       if (url.pathname.includes(TOKEN_PLACEHOLDER)) url.pathname = url.pathname.replace(TOKEN_PLACEHOLDER, hash)
@@ -106,6 +114,18 @@ export class TokenFactory {
     return url.href
   }
 
+  /** The resolved path when it is origin + a path with the placeholder and nothing else; cached per base and path. */
+  #placeholderUrl (base: string, path: string): URL | undefined {
+    const key = `${base} ${path}`
+    if (this.#placeholderUrls.has(key)) return this.#placeholderUrls.get(key)
+    const url = base === '' ? new URL(path) : new URL(path, base)
+    const plain = url.pathname.includes(TOKEN_PLACEHOLDER) && url.search === '' && url.hash === '' && url.username === '' && url.password === ''
+    // Paths come from configuration and bases from the few origins a shop answers on; stay bounded all the same.
+    if (this.#placeholderUrls.size >= 256) this.#placeholderUrls.clear()
+    this.#placeholderUrls.set(key, plain ? url : undefined)
+    return plain ? url : undefined
+  }
+
   #resolveBase (): string {
     if (typeof this.#baseUrl !== 'function') {
       if (this.#baseUrl === undefined) throw new PAYWIRE_ERR_BASE_URL_REQUIRED()
@@ -123,4 +143,8 @@ export class TokenFactory {
     if (model instanceof Identity) return model
     return this.storages.get(model).identify(model)
   }
+}
+
+function isEmpty (parameters: UrlParameters): boolean {
+  return Object.keys(parameters).length === 0
 }

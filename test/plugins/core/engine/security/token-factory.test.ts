@@ -88,6 +88,25 @@ t.test('the :token placeholder puts the hash in the path instead of the query', 
   t.equal(TOKEN_PLACEHOLDER, ':token')
   t.equal(factory.buildUrl('pay/:token/capture', { a: 1 }, 'HASH'), 'https://shop.example/app/pay/HASH/capture?a=1')
   t.equal(factory.buildUrl('https://psp.example/:token', {}, 'HASH'), 'https://psp.example/HASH')
+  t.equal(factory.buildUrl('pay/:token', {}, 'ONE'), 'https://shop.example/app/pay/ONE')
+  t.equal(factory.buildUrl('pay/:token', {}, 'TWO'), 'https://shop.example/app/pay/TWO', 'the same path again, another hash')
+  t.equal(factory.buildUrl('pay/:token?lang=de#top', {}, 'HASH'), 'https://shop.example/app/pay/HASH?lang=de#top', 'a query and fragment are kept')
+  t.equal(factory.buildUrl('https://user:pw@psp.example/:token', {}, 'HASH'), 'https://user:pw@psp.example/HASH', 'so are credentials')
+  t.equal(factory.buildUrl('pay/:token', {}, 'HASH'), 'https://shop.example/app/pay/HASH')
+})
+
+t.test('placeholder URLs follow a base URL function from one origin to the next', async (t) => {
+  let origin = 'https://a.example'
+  const { factory } = await setup(() => origin)
+  t.equal(factory.buildUrl('/payment/capture/:token', {}, 'H1'), 'https://a.example/payment/capture/H1')
+  origin = 'https://b.example:8443'
+  t.equal(factory.buildUrl('/payment/capture/:token', {}, 'H2'), 'https://b.example:8443/payment/capture/H2')
+  origin = 'https://a.example'
+  t.equal(factory.buildUrl('/payment/capture/:token', {}, 'H3'), 'https://a.example/payment/capture/H3')
+  for (let i = 0; i < 300; i++) {
+    origin = `https://shop-${i}.example`
+    t.equal(factory.buildUrl('/payment/done/:token', {}, 'H'), `https://shop-${i}.example/payment/done/H`)
+  }
 })
 
 t.test('after URLs get no token automatically; an existing one is kept, null removes it', async (t) => {

@@ -1,0 +1,20 @@
+import type { Redis } from 'ioredis'
+
+export interface RedisCounters {
+  /** Commands executed (INFO commandstats, summed). */
+  commands: number
+  /** Read events the server processed: one per batch of commands a client sent, i.e. round trips. */
+  reads: number
+}
+
+export async function redisCounters (redis: Redis): Promise<RedisCounters> {
+  const stats = await redis.info('stats')
+  const commandstats = await redis.info('commandstats')
+  const reads = Number(/total_reads_processed:(\d+)/.exec(stats)?.[1] ?? NaN)
+  let commands = 0
+  for (const match of commandstats.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)) {
+    // The benchmark's own INFO calls are not the applications' work.
+    if (match[1] !== 'info') commands += Number(match[2])
+  }
+  return { commands, reads }
+}
