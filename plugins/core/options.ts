@@ -61,8 +61,20 @@ function hasMethods (value: unknown, methods: string[]): boolean {
     methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function')
 }
 
+const OPTION_NAMES = [
+  'baseUrl', 'trustRequestBaseUrl', 'prefix', 'gateways', 'configure', 'backend', 'tokenStorage', 'storages', 'tokenLockMs', 'routes'
+]
+/** What Fastify's register() itself reads from a plugin's options. */
+const REGISTER_OPTION_NAMES = ['logLevel', 'logSerializers']
+
 /** Throws a coded error naming the first invalid option. */
 export function validateOptions (options: PaywirePluginOptions): void {
+  // A misspelt option (baseURL) would otherwise be dropped without a word.
+  for (const name of Object.keys(options)) {
+    if (OPTION_NAMES.includes(name) || REGISTER_OPTION_NAMES.includes(name)) continue
+    const near = OPTION_NAMES.find((known) => known.toLowerCase() === name.toLowerCase())
+    fail(name, `is not an option of the paywire plugin${near === undefined ? '' : ` (did you mean ${near}?)`}; its options: ${OPTION_NAMES.join(', ')}`)
+  }
   const error = Value.Errors(PaywirePluginOptionsSchema, options).First()
   if (error !== undefined) {
     const option = error.path.slice(1).replace(/\//g, '.') || 'options'
@@ -73,8 +85,8 @@ export function validateOptions (options: PaywirePluginOptions): void {
   if (options.backend !== undefined && !hasMethods(options.backend, ['createTokenStorage', 'createStorage'])) {
     fail('backend', 'must have createTokenStorage() and createStorage(Model)')
   }
-  if (options.tokenStorage !== undefined && !hasMethods(options.tokenStorage, ['save', 'find', 'invalidate', 'lock', 'unlock'])) {
-    fail('tokenStorage', 'must implement TokenStorage (save, find, invalidate, lock, unlock)')
+  if (options.tokenStorage !== undefined && !hasMethods(options.tokenStorage, ['save', 'find', 'claim', 'invalidate', 'lock', 'unlock'])) {
+    fail('tokenStorage', 'must implement TokenStorage (save, find, claim, invalidate, lock, unlock): extend the TokenStorage class')
   }
   if (options.storages !== undefined) {
     if (!Array.isArray(options.storages)) fail('storages', 'must be a list of [ModelClass, storage] pairs')

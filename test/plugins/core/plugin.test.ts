@@ -25,6 +25,9 @@ t.test('invalid options fail app.ready() with a coded error naming the option', 
     [{ configure: 'yes' }, 'configure'],
     [{ backend: {} }, 'backend'],
     [{ tokenStorage: { find () {} } }, 'tokenStorage'],
+    [{ tokenStorage: { save () {}, find () {}, invalidate () {}, lock () {}, unlock () {} } }, 'tokenStorage'],
+    [{ baseURL: 'https://shop.example' }, 'baseURL'],
+    [{ gateway: {} }, 'gateway'],
     [{ storages: {} }, 'storages'],
     [{ storages: [[Payment, {}]] }, 'storages.0']
   ]
@@ -34,6 +37,14 @@ t.test('invalid options fail app.ready() with a coded error naming the option', 
     await t.rejects(ready(app), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: new RegExp(`option "${option.replace('.', '\\.')}`, 'i') }, option)
     await app.close()
   }
+  const misspelt = Fastify()
+  misspelt.register(paywire, { baseUrl: 'https://shop.example', baseURL: 'https://other.example' } as Record<string, unknown>)
+  await t.rejects(ready(misspelt), { message: /"baseURL".*did you mean baseUrl\?/ }, 'a near miss is named')
+  await misspelt.close()
+  const withRegisterOptions = Fastify()
+  withRegisterOptions.register(paywire, { baseUrl: 'https://shop.example', logLevel: 'warn' })
+  await withRegisterOptions.ready()
+  await withRegisterOptions.close()
 })
 
 t.test('in production a base URL is required unless request origins are trusted', async (t) => {
