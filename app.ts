@@ -166,16 +166,24 @@ async function addPaypal (app: FastifyInstance, paypal: 'simulator' | PaypalCred
   })
 }
 
+/** An environment variable, with an empty value read as unset (`REDIS_URL= npm start` means no Redis). */
+function env (name: string): string | undefined {
+  const value = process.env[name]
+  return value === '' ? undefined : value
+}
+
 async function start (): Promise<void> {
-  const { PAYPAL_CLIENT_ID: clientId = '', PAYPAL_CLIENT_SECRET: clientSecret = '' } = process.env
-  const usePaypal = clientId !== '' && clientSecret !== ''
+  const clientId = env('PAYPAL_CLIENT_ID')
+  const clientSecret = env('PAYPAL_CLIENT_SECRET')
+  const usePaypal = clientId !== undefined && clientSecret !== undefined
+  const redisUrl = env('REDIS_URL')
   const app = await buildDemoShop({
-    redisUrl: process.env.REDIS_URL,
-    baseUrl: process.env.BASE_URL,
-    logger: { level: process.env.LOG_LEVEL ?? 'info' },
+    redisUrl,
+    baseUrl: env('BASE_URL'),
+    logger: { level: env('LOG_LEVEL') ?? 'info' },
     graphiql: process.env.NODE_ENV !== 'production',
     paypal: usePaypal
-      ? { clientId, clientSecret, mode: process.env.PAYPAL_MODE === 'live' ? 'live' : 'sandbox', webhookId: process.env.PAYPAL_WEBHOOK_ID }
+      ? { clientId, clientSecret, mode: env('PAYPAL_MODE') === 'live' ? 'live' : 'sandbox', webhookId: env('PAYPAL_WEBHOOK_ID') }
       : 'simulator'
   })
   const shutdown = async (signal: string): Promise<void> => {
@@ -185,8 +193,8 @@ async function start (): Promise<void> {
   }
   process.once('SIGINT', shutdown)
   process.once('SIGTERM', shutdown)
-  const address = await app.listen({ port: Number(process.env.PORT ?? 3000), host: process.env.HOST ?? '127.0.0.1' })
-  app.log.info(`Demo shop: ${address}/ (storage: ${process.env.REDIS_URL === undefined ? 'memory' : 'redis'}, PayPal: ${usePaypal ? 'PayPal' : 'simulator'})`)
+  const address = await app.listen({ port: Number(env('PORT') ?? 3000), host: env('HOST') ?? '127.0.0.1' })
+  app.log.info(`Demo shop: ${address}/ (storage: ${redisUrl === undefined ? 'memory' : 'redis'}, PayPal: ${usePaypal ? 'PayPal' : 'simulator'})`)
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -106,7 +106,8 @@ t.test('the demo\'s paypal gateway runs the whole redirect flow against the in-p
 })
 
 t.test('npm start serves the shop on embedded defaults and completes a payment', async (t) => {
-  const env = envWith({ PORT: '0', LOG_LEVEL: 'info' }, ['REDIS_URL', 'BASE_URL'])
+  // Empty variables count as unset: an empty REDIS_URL (a blank line in a .env file) is no Redis.
+  const env = envWith({ PORT: '0', LOG_LEVEL: 'info', REDIS_URL: '', PAYPAL_CLIENT_SECRET: '' }, ['BASE_URL'])
   const child = spawnUncovered('npm', ['start', '--silent'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   t.teardown(() => { if (child.exitCode === null) process.kill(-(child.pid as number), 'SIGKILL') })
   let output = ''
