@@ -5,7 +5,7 @@ import { createSigningIdentity, signWebhookBody } from './signatures.ts'
 import type { SigningIdentity } from './signatures.ts'
 import { assertClientKnown, paypalTime } from './store.ts'
 import type {
-  SignOptions, WebhookDelivery, WebhookEvent, WebhookRegistration, WebhookSignatureHeaders, WebhookSubscription
+  WebhookControl, WebhookDelivery, WebhookEvent, WebhookSubscription
 } from './types.ts'
 
 export interface EmittedEvent {
@@ -27,21 +27,14 @@ interface HeldDelivery {
   release: () => void
 }
 
-export interface WebhookEngine {
+/** What tests control (WebhookControl), plus what the simulator's routes need. */
+export interface WebhookEngine extends Pick<WebhookControl,
+  'subscribe' | 'subscriptions' | 'events' | 'deliveries' | 'redeliver' | 'pause' | 'resume' | 'waitForIdle' | 'sign'> {
   readonly certificateId: string
   identity: () => Promise<SigningIdentity>
-  subscribe: (registration: WebhookRegistration) => WebhookSubscription
   unsubscribe: (webhookId: string) => void
-  subscriptions: () => WebhookSubscription[]
   emit: (newEvent: NewEvent, base: string) => WebhookEvent
   emitted: (eventId: string) => EmittedEvent | undefined
-  events: () => WebhookEvent[]
-  deliveries: (filter?: { eventId?: string, webhookId?: string }) => WebhookDelivery[]
-  redeliver: (eventId: string, options?: { webhookId?: string }) => Promise<WebhookDelivery[]>
-  pause: () => void
-  resume: (options?: { reverse?: boolean }) => void
-  waitForIdle: () => Promise<void>
-  sign: (body: string, options: SignOptions) => Promise<WebhookSignatureHeaders>
 }
 
 // PayPal's own deliveries carry a User-Agent like this one; receivers sometimes log or filter on it.

@@ -1,19 +1,10 @@
-import { randomUUID } from 'node:crypto'
-import { Redis } from 'ioredis'
 import t from 'tap'
 import { RedisStorageBackend } from '../../../plugins/redis/index.ts'
+import { testRedis } from '../../plugins/redis/fixtures.ts'
 import { pay, readDone, saleOf, startShop, storedPayment } from './fixtures/shop.ts'
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
-
 t.test('on Redis: a Payment paid through PayPal, then a webhook finds it by PayPal\'s id and moves it forward', async (t) => {
-  const keyPrefix = `test:paypal-rest:${randomUUID()}:`
-  const redis = new Redis(REDIS_URL, { protocol: 2 })
-  t.teardown(async () => {
-    const keys = await redis.keys(`${keyPrefix}*`)
-    if (keys.length > 0) await redis.unlink(keys)
-    await redis.quit()
-  })
+  const { client: redis, prefix: keyPrefix } = await testRedis(t, 'paypal-rest')
   // Webhooks find a Payment by details.id, which the default indexes cover.
   const backend = new RedisStorageBackend(redis, { keyPrefix })
   const shop = await startShop(t, { backend })
@@ -34,13 +25,7 @@ t.test('on Redis: a Payment paid through PayPal, then a webhook finds it by PayP
 })
 
 t.test('on Redis: the REST details record keeps its storage id in idStorage and is indexed by PayPal\'s id', async (t) => {
-  const keyPrefix = `test:paypal-rest:${randomUUID()}:`
-  const redis = new Redis(REDIS_URL, { protocol: 2 })
-  t.teardown(async () => {
-    const keys = await redis.keys(`${keyPrefix}*`)
-    if (keys.length > 0) await redis.unlink(keys)
-    await redis.quit()
-  })
+  const { client: redis, prefix: keyPrefix } = await testRedis(t, 'paypal-rest')
   const shop = await startShop(t, { backend: new RedisStorageBackend(redis, { keyPrefix }) })
   const { id, paymentId, done } = await pay(shop, {}, 'approve', 'details')
   t.equal(done.status, 'captured')
