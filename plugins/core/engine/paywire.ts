@@ -2,7 +2,6 @@ import type { ServiceContainer } from './di/service-container.ts'
 import { PAYWIRE_ERR_UNKNOWN_GATEWAY } from './errors.ts'
 import type { Token } from './model/token.ts'
 import type { UrlParameters } from './security/token-factory.ts'
-import { AbstractStorage } from './storage/abstract-storage.ts'
 import type { Gateway } from './gateway.ts'
 import type { GatewayFactory, GatewayOptions, GatewayRegistry } from './gateway-registry.ts'
 import type { GenericTokenFactory } from './security/generic-token-factory.ts'
@@ -111,7 +110,7 @@ export class Paywire {
     const storage = this.getStorage(model)
     const tokens = this.getTokenFactory()
     // A storage that gives ids only when it saves is written first, the way the procedure reads.
-    if (!(storage instanceof AbstractStorage)) {
+    if (storage.assignId === undefined) {
       await storage.update(model)
       return await tokens.createCaptureToken(gatewayName, model, afterPath, afterParameters)
     }

@@ -28,6 +28,11 @@ export interface Storage<T extends object = object> {
   /** Models whose fields equal every criteria value; keys may be dotted paths ("details.id"). */
   findBy (criteria: Criteria, options?: FindByOptions): Promise<T[]>
   identify (model: T): Identity
+  /**
+   * Gives an unsaved model its id without saving it, so a token can point at it while its
+   * first save is in flight. Optional: without it, Paywire.prepareCapture() saves first.
+   */
+  assignId? (model: T): Identity
 }
 
 export type ModelClass<T extends object = object> = new () => T
