@@ -19,20 +19,25 @@ interface Setup extends PaypalFixture {
   accessTokens: () => string[]
 }
 
+/** The gateway's configuration for the simulator's client, with `config` as the sdk_config options. */
+function configFor (fixture: PaypalFixture, config: Record<string, unknown>, clientSecret = fixture.client.clientSecret): PaypalRestConfig {
+  return new PaypalRestConfig({
+    gatewayName: 'paypal',
+    clientId: fixture.client.clientId,
+    clientSecret,
+    configPath: '',
+    config,
+    webhookId: '',
+    webhookVerification: 'online'
+  })
+}
+
 async function setup (t: Teardown, config: Record<string, unknown> = {}, clientSecret?: string): Promise<Setup> {
   const fixture = await startPaypal(t)
   const logger = new CapturingLogger()
   const http = new ScriptedHttpClient()
   t.teardown(() => http.close())
-  const api = new PaypalRestApi(new PaypalRestConfig({
-    gatewayName: 'paypal',
-    clientId: fixture.client.clientId,
-    clientSecret: clientSecret ?? fixture.client.clientSecret,
-    configPath: '',
-    config: { 'service.EndPoint': fixture.endpoint, 'http.RetryBackoffMs': 1, ...config },
-    webhookId: '',
-    webhookVerification: 'online'
-  }), http, logger)
+  const api = new PaypalRestApi(configFor(fixture, { 'service.EndPoint': fixture.endpoint, 'http.RetryBackoffMs': 1, ...config }, clientSecret), http, logger)
   const accessTokens = () => [...new Set(http.requests.flatMap((request) => /^Bearer (.+)$/.exec(request.headers?.authorization ?? '')?.[1] ?? []))]
   return { ...fixture, api, logger, http, accessTokens }
 }
@@ -147,15 +152,8 @@ t.test('the token call is retried on 5xx too, and goes to oauth.EndPoint', async
   const oauth = await recordingProxy(t, paypalFixture.endpoint)
   const http = new UndiciHttpClient()
   t.teardown(() => http.close())
-  const api = new PaypalRestApi(new PaypalRestConfig({
-    gatewayName: 'paypal',
-    clientId: paypalFixture.client.clientId,
-    clientSecret: paypalFixture.client.clientSecret,
-    configPath: '',
-    config: { 'service.EndPoint': paypalFixture.endpoint, 'oauth.EndPoint': oauth.url, 'http.RetryBackoffMs': 1 },
-    webhookId: '',
-    webhookVerification: 'online'
-  }), http, new CapturingLogger())
+  const api = new PaypalRestApi(configFor(paypalFixture, { 'service.EndPoint': paypalFixture.endpoint, 'oauth.EndPoint': oauth.url, 'http.RetryBackoffMs': 1 }),
+    http, new CapturingLogger())
   paypalFixture.paypal.simulator.faults.inject({ kind: 'error', status: 503, path: '/v1/oauth2/token' })
   await api.createPayment(PAYMENT, 'oauth-create')
   t.same(oauth.requests.map((request) => `${request.method} ${request.path}`), ['POST /v1/oauth2/token', 'POST /v1/oauth2/token'])
@@ -167,15 +165,8 @@ t.test('on the wire: http.headers.*, PayPal-Request-Id, JSON and the Bearer toke
   const wire = await recordingProxy(t, paypalFixture.endpoint)
   const http = new UndiciHttpClient()
   t.teardown(() => http.close())
-  const api = new PaypalRestApi(new PaypalRestConfig({
-    gatewayName: 'paypal',
-    clientId: paypalFixture.client.clientId,
-    clientSecret: paypalFixture.client.clientSecret,
-    configPath: '',
-    config: { 'service.EndPoint': wire.url, 'http.headers.PayPal-Partner-Attribution-Id': 'PAYWIRE-BN' },
-    webhookId: '',
-    webhookVerification: 'online'
-  }), http, new CapturingLogger())
+  const api = new PaypalRestApi(configFor(paypalFixture, { 'service.EndPoint': wire.url, 'http.headers.PayPal-Partner-Attribution-Id': 'PAYWIRE-BN' }),
+    http, new CapturingLogger())
   const payment = await api.createPayment(PAYMENT, 'wire-create')
   await api.getPayment(payment.id)
   const [token, create, get] = wire.requests
