@@ -2,26 +2,33 @@
  * The demo shop: `npm start`. A checkout page that runs Paywire's preparation procedure
  * (store a Payment, create a capture token, redirect the buyer) and the plugin's payment
  * routes. Embedded defaults: memory storage and the offline gateway; REDIS_URL switches
- * tokens and payments to Redis.
+ * tokens and payments to Redis, DATABASE_URL payments (and, without Redis, tokens) to
+ * PostgreSQL.
  */
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { pathToFileURL } from 'node:url'
 import formbody from '@fastify/formbody'
+import rateLimit from '@fastify/rate-limit'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type, type Static } from '@sinclair/typebox'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import { offlineGateway } from './gateways/offline/index.ts'
-import { paypalRestGateway } from './gateways/paypal-rest/index.ts'
-import { buildPaypalSimulator, type PaypalSimulator } from './gateways/paypal-rest/simulator/index.ts'
-import { Payment, escapeHtml, paywire, parseToMinorUnits, type PaywirePluginOptions } from './plugins/core/index.ts'
-import { paywireRedis } from './plugins/redis/index.ts'
-import { paywireGraphql } from './plugins/graphql/index.ts'
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
+import { offlineGateway } from 'paywire/gateways/offline'
+import { paypalRestGateway } from 'paywire/gateways/paypal-rest'
+import { buildPaypalSimulator, type PaypalSimulator } from 'paywire/paypal-simulator'
+import { Payment, escapeHtml, paywire, paywireLogSerializers, parseToMinorUnits, prefersHtml, type PaywirePluginOptions } from 'paywire'
+import { paywirePostgres } from 'paywire/postgres'
+import { paywireRedis, redactRedisUrl } from 'paywire/redis'
+import { paywireGraphql } from 'paywire/graphql'
 
 export interface DemoShopOptions {
   /** Use Redis for tokens and payments. */
   redisUrl?: string
   /** Key prefix in Redis (tests use one per file). */
   redisKeyPrefix?: string
+  /** Keep payments in PostgreSQL (migrated beforehand: npm run migrate); tokens too unless redisUrl is set. */
+  databaseUrl?: string
+  /** The PostgreSQL schema (default "paywire"). */
+  databaseSchema?: string
   baseUrl?: string
   logger?: FastifyServerOptions['logger']
   /**
@@ -29,8 +36,33 @@ export interface DemoShopOptions {
    * process, so the whole redirect flow works offline; credentials use PayPal itself.
    */
   paypal?: false | 'simulator' | PaypalCredentials
-  /** Serve GraphiQL on /graphiql (npm start: outside production). */
-  graphiql?: boolean
+  /** Requests per minute and client address, by kind of route; false: no limits. */
+  rateLimits?: false | Partial<RateLimits>
+}
+
+/**
+ * How often one client address may hit each kind of route per minute. Payment creation is
+ * what costs (a provider call, stored records): it gets the tightest bound.
+ */
+export interface RateLimits {
+  /** POST /checkout and POST /graphql. */
+  checkout: number
+  /** The token routes: capture, authorize, refund, cancel, sync, notify, done. */
+  payment: number
+  /** The gateway-wide webhook route (PayPal's deliveries). */
+  webhook: number
+  /** Everything else (the checkout page). */
+  page: number
+}
+
+export const DEMO_RATE_LIMITS: Readonly<RateLimits> = { checkout: 20, payment: 120, webhook: 600, page: 300 }
+
+function routeKind (request: FastifyRequest): keyof RateLimits {
+  const path = request.url.split('?')[0] as string
+  if (path.startsWith('/payment/notify/unsafe/')) return 'webhook'
+  if (path.startsWith('/payment/')) return 'payment'
+  if (request.method === 'POST' && (path === '/checkout' || path === '/graphql')) return 'checkout'
+  return 'page'
 }
 
 declare module 'fastify' {
@@ -58,8 +90,19 @@ export const CheckoutForm = Type.Object({
 })
 export type CheckoutForm = Static<typeof CheckoutForm>
 
-function checkoutPage (gateways: string[], error = ''): string {
-  const options = (values: string[]) => values.map((value) => `<option>${escapeHtml(value)}</option>`).join('')
+export interface CheckoutValues {
+  amount: string
+  currency: string
+  gateway: string
+  description: string
+}
+
+const DEFAULT_VALUES: CheckoutValues = { amount: '19.99', currency: 'EUR', gateway: '', description: 'Demo order' }
+
+/** The form as the buyer left it: after an error, "Pay" again must charge what they typed. */
+function checkoutPage (gateways: string[], error = '', values: CheckoutValues = DEFAULT_VALUES): string {
+  const options = (list: string[], chosen: string) => list.map((value) =>
+    `<option${value === chosen ? ' selected' : ''}>${escapeHtml(value)}</option>`).join('')
   return `<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="UTF-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -71,17 +114,61 @@ label{display:block;margin-top:1rem}input,select,button{font-size:1rem;padding:.
 <h1>Paywire demo shop</h1>
 ${error === '' ? '' : `<p class="error" role="alert">${escapeHtml(error)}</p>`}
 <form method="post" action="/checkout">
-<label for="amount">Amount</label><input id="amount" name="amount" inputmode="decimal" value="19.99" required>
-<label for="currency">Currency</label><select id="currency" name="currency">${options(CURRENCIES)}</select>
-<label for="gateway">Pay with</label><select id="gateway" name="gateway">${options(gateways)}</select>
-<label for="description">Description</label><input id="description" name="description" value="Demo order">
+<label for="amount">Amount</label><input id="amount" name="amount" inputmode="decimal" value="${escapeHtml(values.amount)}" required>
+<label for="currency">Currency</label><select id="currency" name="currency">${options(CURRENCIES, values.currency)}</select>
+<label for="gateway">Pay with</label><select id="gateway" name="gateway">${options(gateways, values.gateway)}</select>
+<label for="description">Description</label><input id="description" name="description" value="${escapeHtml(values.description)}">
 <p><button type="submit">Pay</button></p>
 </form>
 </main></body></html>`
 }
 
+/** An order number no other checkout gets, even within one millisecond or across instances. */
+function orderNumber (): string {
+  return `DEMO-${Date.now().toString(36).toUpperCase()}-${randomBytes(5).toString('hex').toUpperCase()}`
+}
+
+const INTERNAL_MESSAGE = 'Something went wrong on our side; nothing was charged. Please try again.'
+
+/**
+ * The shop's own error answers: client mistakes keep their message, anything else is logged
+ * and answered without internals (a Redis or script error never reaches the page).
+ */
+function demoErrorHandler (this: FastifyInstance, error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const statusCode = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500
+  if (statusCode >= 500) request.log.error({ err: error }, 'demo shop: request failed')
+  const message = statusCode >= 500 ? INTERNAL_MESSAGE : error.message
+  reply.code(statusCode)
+  if (!prefersHtml(request)) return reply.send({ statusCode, code: statusCode >= 500 ? 'DEMO_ERR_INTERNAL' : error.code ?? 'DEMO_ERR_REQUEST', message })
+  return reply.type('text/html; charset=utf-8').send(checkoutPage(this.paywire.getGatewayNames(), message))
+}
+
+/**
+ * Cross-site form posts are refused: a browser names the page's origin in Origin (and
+ * Sec-Fetch-Site) on a POST, and another site's page must not start a payment here.
+ */
+function sameOrigin (request: FastifyRequest): boolean {
+  if (request.headers['sec-fetch-site'] === 'cross-site') return false
+  const origin = request.headers.origin
+  return origin === undefined || origin === `${request.protocol}://${request.host}`
+}
+
 export async function buildDemoShop (options: DemoShopOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false }).withTypeProvider<TypeBoxTypeProvider>()
+  // The shop's own logger uses Paywire's serializers too: errors its routes log are redacted.
+  const logger = options.logger === undefined || options.logger === false || options.logger === true
+    ? options.logger ?? false
+    : { ...options.logger, serializers: { ...paywireLogSerializers, ...options.logger.serializers } }
+  const app = Fastify({ logger }).withTypeProvider<TypeBoxTypeProvider>()
+  app.setErrorHandler(demoErrorHandler)
+  if (options.rateLimits !== false) {
+    const limits = { ...DEMO_RATE_LIMITS, ...options.rateLimits }
+    // Registered before the payment routes, so its onRoute hook covers them too.
+    await app.register(rateLimit, {
+      timeWindow: '1 minute',
+      max: (request) => limits[routeKind(request)],
+      keyGenerator: (request) => `${routeKind(request)}:${request.ip}`
+    })
+  }
   await app.register(formbody)
   const paywireOptions: PaywirePluginOptions = {
     baseUrl: options.baseUrl,
@@ -91,10 +178,17 @@ export async function buildDemoShop (options: DemoShopOptions = {}): Promise<Fas
     await app.register(paywireRedis, { url: options.redisUrl, keyPrefix: options.redisKeyPrefix })
     paywireOptions.backend = app.paywireRedis
   }
+  if (options.databaseUrl !== undefined) {
+    await app.register(paywirePostgres, { connectionString: options.databaseUrl, schema: options.databaseSchema })
+    paywireOptions.backend = app.paywirePostgres
+    // With Redis too: payments in PostgreSQL, tokens and claims (the hot path) in Redis.
+    if (options.redisUrl !== undefined) paywireOptions.tokenStorage = app.paywireRedis.createTokenStorage()
+  }
   await app.register(paywire, paywireOptions)
   await app.register(offlineGateway)
   // POST /graphql: createPayment for frontends; back-office operations stay denied (no authorize option).
-  await app.register(paywireGraphql, { mercurius: { graphiql: options.graphiql ?? false } })
+  // No GraphiQL: its page loads its scripts from a CDN, and is blank without internet.
+  await app.register(paywireGraphql, { mercurius: true })
   if (options.paypal !== false) await addPaypal(app, options.paypal ?? 'simulator')
 
   app.get('/', async function checkoutPageRoute (_request, reply) {
@@ -105,8 +199,17 @@ export async function buildDemoShop (options: DemoShopOptions = {}): Promise<Fas
     schema: { body: CheckoutForm },
     attachValidation: true
   }, async function checkoutRoute (request, reply) {
+    const given = request.body as Partial<Record<keyof CheckoutValues, unknown>> | undefined
+    const text = (value: unknown, fallback: string) => typeof value === 'string' ? value.slice(0, 256) : fallback
+    const values: CheckoutValues = {
+      amount: text(given?.amount, ''),
+      currency: text(given?.currency, DEFAULT_VALUES.currency),
+      gateway: text(given?.gateway, ''),
+      description: text(given?.description, '')
+    }
     const page = (status: number, message: string) =>
-      reply.code(status).type('text/html; charset=utf-8').send(checkoutPage(app.paywire.getGatewayNames(), message))
+      reply.code(status).type('text/html; charset=utf-8').send(checkoutPage(app.paywire.getGatewayNames(), message, values))
+    if (!sameOrigin(request)) return page(403, 'This form can only be sent from the shop\'s own page.')
     if (request.validationError !== undefined) return page(400, 'Please enter an amount like 19.99 and choose a currency.')
     const form = request.body
     if (!app.paywire.hasGateway(form.gateway)) return page(400, `Unknown payment method "${form.gateway}".`)
@@ -120,13 +223,20 @@ export async function buildDemoShop (options: DemoShopOptions = {}): Promise<Fas
     const storage = app.paywire.getStorage(Payment)
     const payment = storage.create()
     payment.gatewayName = form.gateway
-    payment.number = `DEMO-${Date.now().toString(36).toUpperCase()}`
+    payment.number = orderNumber()
     payment.totalAmount = totalAmount
     payment.currencyCode = form.currency
     payment.description = form.description ?? ''
     payment.clientEmail = form.email ?? ''
     // Stores the payment and creates its capture token: both writes in one Redis round trip.
-    const token = await app.paywire.prepareCapture(form.gateway, payment, 'done')
+    let token
+    try {
+      token = await app.paywire.prepareCapture(form.gateway, payment, 'done')
+    } catch (error) {
+      if ((error as FastifyError).statusCode !== undefined && (error as FastifyError).statusCode as number < 500) throw error
+      request.log.error({ err: error }, 'demo shop: checkout failed')
+      return page(500, INTERNAL_MESSAGE)
+    }
     return reply.redirect(token.targetUrl, 302)
   })
 
@@ -172,29 +282,99 @@ function env (name: string): string | undefined {
   return value === '' ? undefined : value
 }
 
-async function start (): Promise<void> {
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+/** A setting the shop cannot start with: printed as one line, without a stack. */
+export class DemoConfigError extends Error {
+  override name = 'DemoConfigError'
+}
+
+export interface DemoEnvironment {
+  port: number
+  host: string
+  logLevel: string
+  redisUrl: string | undefined
+  databaseUrl: string | undefined
+  databaseSchema: string | undefined
+  baseUrl: string | undefined
+  paypal: 'simulator' | PaypalCredentials
+}
+
+/** The demo's settings from its environment, each checked with a message naming the variable. */
+export function readEnvironment (): DemoEnvironment {
+  const portText = env('PORT') ?? '3000'
+  const port = Number(portText)
+  if (!/^\d{1,5}$/.test(portText) || port > 65535) throw new DemoConfigError(`PORT=${portText} is not a port number: use 0 to 65535 (0 picks a free one).`)
+  const logLevel = env('LOG_LEVEL') ?? 'info'
+  if (!LOG_LEVELS.includes(logLevel)) throw new DemoConfigError(`LOG_LEVEL=${logLevel} is not a log level: use one of ${LOG_LEVELS.join(', ')}.`)
+  const redisUrl = env('REDIS_URL')
+  if (redisUrl !== undefined && !/^rediss?:\/\//i.test(redisUrl)) {
+    throw new DemoConfigError(`REDIS_URL must start with redis:// or rediss:// (like redis://127.0.0.1:6379), not ${redactRedisUrl(redisUrl).split(':')[0] ?? ''}:.`)
+  }
+  const databaseUrl = env('DATABASE_URL')
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    throw new DemoConfigError(`DATABASE_URL must start with postgres:// or postgresql:// (like postgres://shop@127.0.0.1:5432/shop), not ${databaseUrl.split(':')[0] ?? ''}:.`)
+  }
   const clientId = env('PAYPAL_CLIENT_ID')
   const clientSecret = env('PAYPAL_CLIENT_SECRET')
-  const usePaypal = clientId !== undefined && clientSecret !== undefined
-  const redisUrl = env('REDIS_URL')
-  const app = await buildDemoShop({
+  if ((clientId === undefined) !== (clientSecret === undefined)) {
+    throw new DemoConfigError(`${clientId === undefined ? 'PAYPAL_CLIENT_SECRET' : 'PAYPAL_CLIENT_ID'} is set without ${clientId === undefined ? 'PAYPAL_CLIENT_ID' : 'PAYPAL_CLIENT_SECRET'}: set both to use PayPal, or neither for the simulator.`)
+  }
+  return {
+    port,
+    host: env('HOST') ?? '127.0.0.1',
+    logLevel,
     redisUrl,
+    databaseUrl,
+    databaseSchema: env('DATABASE_SCHEMA'),
     baseUrl: env('BASE_URL'),
-    logger: { level: env('LOG_LEVEL') ?? 'info' },
-    graphiql: process.env.NODE_ENV !== 'production',
-    paypal: usePaypal
+    paypal: clientId !== undefined && clientSecret !== undefined
       ? { clientId, clientSecret, mode: env('PAYPAL_MODE') === 'live' ? 'live' : 'sandbox', webhookId: env('PAYPAL_WEBHOOK_ID') }
       : 'simulator'
-  })
-  const shutdown = async (signal: string): Promise<void> => {
-    app.log.info(`${signal} received, closing`)
-    await app.close()
-    process.exit(0)
   }
-  process.once('SIGINT', shutdown)
-  process.once('SIGTERM', shutdown)
-  const address = await app.listen({ port: Number(env('PORT') ?? 3000), host: env('HOST') ?? '127.0.0.1' })
-  app.log.info(`Demo shop: ${address}/ (storage: ${redisUrl === undefined ? 'memory' : 'redis'}, PayPal: ${usePaypal ? 'PayPal' : 'simulator'})`)
+}
+
+/** What a person reads when the shop cannot start: the cause and what to change, never a stack trace. */
+export function startupMessage (error: unknown, settings?: DemoEnvironment): string {
+  const { code, message } = (error ?? {}) as { code?: string, message?: string }
+  if (error instanceof DemoConfigError) return message as string
+  if (code === 'EADDRINUSE') return `Port ${settings?.port ?? ''} on ${settings?.host ?? ''} is in use by another program: stop it, or set PORT to another port (PORT=0 picks a free one).`
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return `HOST=${settings?.host ?? ''} is not an address of this machine.`
+  if (code === 'EACCES') return `Port ${settings?.port ?? ''} needs privileges: use a port above 1023.`
+  if (code === 'PAYWIRE_ERR_REDIS_UNREACHABLE' || code === 'PAYWIRE_ERR_POSTGRES_UNREACHABLE' || code === 'PAYWIRE_ERR_POSTGRES_SCHEMA_OUTDATED' ||
+    code === 'PAYWIRE_ERR_INVALID_OPTION' || code === 'PAYWIRE_ERR_REQUIRED_OPTION') return message as string
+  return `The demo shop could not start: ${redactRedisUrl(String(message ?? error))}`
+}
+
+async function start (): Promise<void> {
+  let settings: DemoEnvironment | undefined
+  let app: FastifyInstance | undefined
+  try {
+    settings = readEnvironment()
+    app = await buildDemoShop({
+      redisUrl: settings.redisUrl,
+      databaseUrl: settings.databaseUrl,
+      databaseSchema: settings.databaseSchema,
+      baseUrl: settings.baseUrl,
+      logger: { level: settings.logLevel },
+      paypal: settings.paypal
+    })
+    const shop = app
+    const shutdown = async (signal: string): Promise<void> => {
+      shop.log.info(`${signal} received, closing`)
+      await shop.close()
+      process.exit(0)
+    }
+    process.once('SIGINT', shutdown)
+    process.once('SIGTERM', shutdown)
+    const address = await app.listen({ port: settings.port, host: settings.host })
+    const storage = settings.databaseUrl !== undefined ? (settings.redisUrl !== undefined ? 'postgres, tokens in redis' : 'postgres') : settings.redisUrl !== undefined ? 'redis' : 'memory'
+    app.log.info(`Demo shop: ${address}/ (storage: ${storage}, PayPal: ${settings.paypal === 'simulator' ? 'simulator' : 'PayPal'})`)
+  } catch (error) {
+    process.stderr.write(`${startupMessage(error, settings)}\n`)
+    await app?.close().catch(() => {})
+    process.exit(1)
+  }
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

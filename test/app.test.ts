@@ -6,6 +6,7 @@ import { request } from 'undici'
 import { buildDemoShop } from '../app.ts'
 import { Payment } from '../plugins/core/index.ts'
 import { envWith, spawnUncovered } from './helpers/child-process.ts'
+import { DATABASE_URL, testPostgres } from './plugins/postgres/fixtures.ts'
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
 
@@ -24,12 +25,12 @@ t.test('the checkout page lists the gateways and runs the preparation procedure'
 
   const checkout = await app.inject({ method: 'POST', url: '/checkout', payload: 'amount=12,50&currency=EUR&gateway=offline&description=Mug', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
   t.equal(checkout.statusCode, 302)
-  t.match(checkout.headers.location, /^https:\/\/shop\.example\/payment\/capture\/[\w-]{43}$/)
+  t.match(checkout.headers.location, /^https:\/\/shop\.example\/payment\/capture\/[\w-]{51}$/)
   const capture = await app.inject({ url: pathOf(checkout.headers.location) })
   t.equal(capture.statusCode, 302)
   const done = await app.inject({ url: pathOf(capture.headers.location), headers: { accept: 'text/html' } })
-  t.match(done.body, 'Payment status: <span class="status">captured</span>')
-  t.match(done.body, '12.50 EUR')
+  t.match(done.body, '<span class="status">captured</span>')
+  t.match(done.body, '€12.50')
 })
 
 t.test('bad checkout input gets the form back with a message, never a payment', async (t) => {
@@ -63,14 +64,14 @@ t.test('REDIS_URL switches tokens and payments to Redis', async (t) => {
   })
   const checkout = await app.inject({ method: 'POST', url: '/checkout', payload: 'amount=500&currency=JPY&gateway=offline', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
   t.equal(checkout.statusCode, 302)
-  t.equal((await redis.keys(`${prefix}token:*`)).length, 2, 'the capture and done tokens are in Redis')
+  t.equal((await redis.keys(`${prefix}*:token:*`)).length, 2, 'the capture and done tokens are in Redis')
   const capture = await app.inject({ url: pathOf(checkout.headers.location) })
   const done = await app.inject({ url: pathOf(capture.headers.location) })
   t.equal(done.json().status, 'captured')
   t.equal(done.json().payment.totalAmount, 500)
-  const records = await redis.keys(`${prefix}model:Payment:*`)
+  const records = await redis.keys(`${prefix}*:model:Payment:*`)
   t.equal(records.length, 1)
-  t.match(JSON.parse(await redis.get(records[0] as string) as string), { totalAmount: 500, currencyCode: 'JPY', details: { status: 'captured' } })
+  t.match(JSON.parse((await redis.get(records[0] as string) as string).replace(/^\d+ /, '')), { totalAmount: 500, currencyCode: 'JPY', details: { status: 'captured' } })
 })
 
 t.test('the demo\'s paypal gateway runs the whole redirect flow against the in-process simulator, webhooks included', async (t) => {
@@ -105,9 +106,31 @@ t.test('the demo\'s paypal gateway runs the whole redirect flow against the in-p
   t.ok(deliveries.every((delivery) => delivery.attempts.at(-1)?.statusCode === 204), 'the shop verified and accepted each one')
 })
 
+t.test('DATABASE_URL keeps payments in PostgreSQL; with REDIS_URL too, tokens stay in Redis', async (t) => {
+  const { pool, schema } = await testPostgres(t, 'demo')
+  const prefix = `test:demo-pg:${process.pid}:`
+  const app = await buildDemoShop({ baseUrl: 'https://shop.example', databaseUrl: DATABASE_URL, databaseSchema: schema, redisUrl: REDIS_URL, redisKeyPrefix: prefix, paypal: false })
+  const redis = new Redis(REDIS_URL)
+  t.teardown(async () => {
+    await app.close()
+    const keys = await redis.keys(`${prefix}*`)
+    if (keys.length > 0) await redis.unlink(keys)
+    await redis.quit()
+  })
+  const checkout = await app.inject({ method: 'POST', url: '/checkout', payload: 'amount=12.50&currency=EUR&gateway=offline', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  t.equal(checkout.statusCode, 302)
+  t.equal((await redis.keys(`${prefix}*:token:*`)).length, 2, 'the tokens are in Redis')
+  const capture = await app.inject({ url: new URL(checkout.headers.location as string).pathname })
+  const done = await app.inject({ url: new URL(capture.headers.location as string).pathname, headers: { accept: 'application/json' } })
+  t.match(done.json(), { status: 'captured', payment: { totalAmount: 1250, currencyCode: 'EUR' } })
+  const { rows } = await pool.query(`SELECT amount, currency, status FROM "${schema}".records WHERE model = 'Payment'`)
+  t.same(rows, [{ amount: '1250', currency: 'EUR', status: 'captured' }], 'the payment is in PostgreSQL')
+  t.same(await redis.keys(`${prefix}*:model:*`), [], 'and not in Redis')
+})
+
 t.test('npm start serves the shop on embedded defaults and completes a payment', async (t) => {
   // Empty variables count as unset: an empty REDIS_URL (a blank line in a .env file) is no Redis.
-  const env = envWith({ PORT: '0', LOG_LEVEL: 'info', REDIS_URL: '', PAYPAL_CLIENT_SECRET: '' }, ['BASE_URL'])
+  const env = envWith({ PORT: '0', LOG_LEVEL: 'info', REDIS_URL: '', DATABASE_URL: '', PAYPAL_CLIENT_SECRET: '' }, ['BASE_URL'])
   const child = spawnUncovered('npm', ['start', '--silent'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   t.teardown(() => { if (child.exitCode === null) process.kill(-(child.pid as number), 'SIGKILL') })
   let output = ''

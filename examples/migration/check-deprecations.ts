@@ -1,5 +1,5 @@
 /* Rule 6: after migrating, check that nothing deprecated is left (what `npm run doctor -- --strict` does). */
-import { diagnosePaywire, type AnyGatewayFactory } from '../../plugins/core/engine/index.ts'
+import { diagnosePaywire, type AnyGatewayFactory } from 'paywire/engine'
 import { shopBuilder } from './shop.ts'
 
 // #region check

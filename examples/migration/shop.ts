@@ -1,4 +1,4 @@
-import { HttpClient, PaywireBuilder, type AnyGatewayFactory } from '../../plugins/core/engine/index.ts'
+import { HttpClient, PaywireBuilder, type AnyGatewayFactory } from 'paywire/engine'
 
 export interface ShopSetup {
   /** Options of the "shop" gateway, over placeholder credentials. */

@@ -21,7 +21,11 @@ export interface PaypalRestOptions {
   config: unknown
   webhookId: unknown
   webhookVerification: unknown
+  /** Seconds a webhook's transmission time may differ from now (default 300). */
+  webhookMaxAge?: unknown
 }
+
+export const DEFAULT_WEBHOOK_MAX_AGE_SECONDS = 300
 
 /**
  * The resolved settings of one paypal_rest gateway. The client secret is kept in a
@@ -46,6 +50,8 @@ export class PaypalRestConfig {
   readonly logLevel: LogLevel | undefined
   readonly webhookId: string
   readonly webhookVerification: 'online' | 'offline'
+  /** Older (or later) transmissions are refused without asking PayPal; verified ones are remembered that long. */
+  readonly webhookMaxAgeSeconds: number
 
   constructor (options: PaypalRestOptions) {
     const gateway = options.gatewayName
@@ -68,6 +74,11 @@ export class PaypalRestConfig {
       .map(([key, value]) => [key.slice('http.headers.'.length), String(value)]))
     this.logLevel = logLevel(sdk)
     this.webhookId = typeof options.webhookId === 'string' ? options.webhookId : ''
+    // PayPal refuses other ids with a 400 on every verification: caught here, at boot.
+    if (this.webhookId !== '' && !/^[A-Za-z0-9]{1,50}$/.test(this.webhookId)) invalid('webhook_id', 'must be the id of the webhook subscription: up to 50 letters and digits')
+    const maxAge = options.webhookMaxAge === undefined || options.webhookMaxAge === '' ? DEFAULT_WEBHOOK_MAX_AGE_SECONDS : Number(options.webhookMaxAge)
+    if (!Number.isInteger(maxAge) || maxAge < 1 || maxAge > 86_400) invalid('webhook_max_age', 'must be a whole number of seconds from 1 to 86400')
+    this.webhookMaxAgeSeconds = maxAge
     const verification = options.webhookVerification ?? 'online'
     if (verification !== 'online' && verification !== 'offline') invalid('webhook_verification', 'must be "online" or "offline"')
     this.webhookVerification = verification

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { ArrayObject, HumanStatus, type HumanStatusValue } from '../../plugins/core/engine/index.ts'
 import type { PaypalResource } from './api.ts'
 import { PaymentDetails } from './model/payment-details.ts'
@@ -40,6 +40,24 @@ export function requestIdFor (record: PaypalRecord, operation: string): string {
   return ids[operation]
 }
 
+/**
+ * A new PayPal-Request-Id for an operation whose last call PayPal refused for good: the
+ * refused id is kept (in `paywire_refused_request_ids`) and never sent again, so PayPal can
+ * never take a later call for a replay of the refused one.
+ */
+export function renewRequestId (record: PaypalRecord, operation: string): string {
+  const ids = (record.paywire_request_ids ??= {}) as Record<string, string>
+  if (ids[operation] !== undefined) ((record.paywire_refused_request_ids ??= []) as string[]).push(ids[operation])
+  ids[operation] = uniqueRequestId(record, operation)
+  return ids[operation]
+}
+
+/** An id no other call of this payment ever had: the payment's key, the operation and 48 random bits. */
+export function uniqueRequestId (record: PaypalRecord, operation: string): string {
+  record.paywire_key ??= randomUUID()
+  return `${record.paywire_key as string}-${operation}-${randomBytes(6).toString('hex')}`
+}
+
 export function link (record: PaypalRecord, rel: string): string | undefined {
   const links = Array.isArray(record.links) ? record.links as Array<{ rel?: unknown, href?: unknown }> : []
   const found = links.find((candidate) => candidate.rel === rel)
@@ -58,7 +76,9 @@ export function saleOf (record: PaypalRecord): Record<string, any> | undefined {
 
 /*
  * PayPal's states → Paywire's statuses. Payum mapped "approved" to captured even when the
- * sale was pending, and failed/expired to unknown; here the sale decides.
+ * sale was pending, and failed/expired to unknown; here the sale decides. A reversed sale
+ * (chargeback) is refunded: the money went back to the buyer (Payum's Express Checkout
+ * reads it as failed; see the README), and the amounts say it was a reversal.
  */
 export function paypalStatus (record: PaypalRecord): HumanStatusValue {
   switch (record.state) {
@@ -87,19 +107,11 @@ function saleStatus (state: unknown): HumanStatusValue {
     case 'completed': return HumanStatus.CAPTURED
     case 'pending': return HumanStatus.PENDING
     case 'refunded':
-    case 'partially_refunded': return HumanStatus.REFUNDED
+    case 'partially_refunded':
+    case 'reversed': return HumanStatus.REFUNDED
     case 'denied': return HumanStatus.FAILED
     default: return HumanStatus.UNKNOWN
   }
-}
-
-/** How far a payment got; a notification may move a payment forward, never back. */
-const PROGRESS: Record<HumanStatusValue, number> = {
-  new: 0, unknown: 0, pending: 1, authorized: 2, captured: 3, payedout: 3, refunded: 4, suspended: 4, failed: 5, canceled: 5, expired: 5
-}
-
-export function isProgress (from: HumanStatusValue, to: HumanStatusValue): boolean {
-  return PROGRESS[to] >= PROGRESS[from]
 }
 
 /** Not created at PayPal yet, or created and waiting for the buyer's approval: the only states capture acts on. */

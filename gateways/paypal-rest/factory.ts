@@ -1,6 +1,6 @@
 import {
-  CoreGatewayFactory, HttpClient, Logger, StorageRegistry, autowire, factory, get, serviceId,
-  type ActionEntry, type ContainerConfiguration
+  CoreGatewayFactory, ExclusiveExecutor, HttpClient, Logger, PaywireEvents, StatusTransitions, StorageRegistry, autowire, factory, get,
+  serviceId, type ActionEntry, type ContainerConfiguration
 } from '../../plugins/core/engine/index.ts'
 import { CancelAction } from './actions/cancel-action.ts'
 import { CaptureAction } from './actions/capture-action.ts'
@@ -10,10 +10,29 @@ import { RefundAction } from './actions/refund-action.ts'
 import { StatusAction } from './actions/status-action.ts'
 import { SyncAction } from './actions/sync-action.ts'
 import { PaypalRestApi } from './api.ts'
-import { PaypalRestConfig } from './config.ts'
+import { DEFAULT_WEBHOOK_MAX_AGE_SECONDS, PaypalRestConfig } from './config.ts'
+import { PaypalViews } from './views.ts'
 import { PaypalWebhookVerifier } from './webhook-verifier.ts'
 
 export const PAYPAL_REST_FACTORY_NAME = 'paypal_rest'
+
+/**
+ * The options of a paypal_rest gateway, for `satisfies PaypalRestGatewayOptions` in the
+ * paywire plugin's `gateways` (which takes any factory's options, so it cannot catch a
+ * misspelt key itself). client_id and client_secret are required: empty, they fail boot.
+ */
+export type PaypalRestGatewayOptions = {
+  /** 'paypal_rest', or the name the factory is registered under. */
+  factory: string
+  client_id: string | undefined
+  client_secret: string | undefined
+  /** A directory holding sdk_config.ini. */
+  config_path?: string
+  /** The sdk_config.ini options as a map ('service.EndPoint', mode, 'http.Retry'...); wins over the file. */
+  config?: Record<string, unknown>
+  webhook_id?: string | undefined
+  webhook_verification?: 'online' | 'offline'
+}
 
 /**
  * PayPal REST (Payments v1) as a 2.0 gateway factory: options are container values
@@ -32,6 +51,7 @@ export class PaypalRestGatewayFactory extends CoreGatewayFactory {
       'paypal_rest.config': {},
       'paypal_rest.webhook_id': '',
       'paypal_rest.webhook_verification': 'online',
+      'paypal_rest.webhook_max_age': DEFAULT_WEBHOOK_MAX_AGE_SECONDS,
       [serviceId(PaypalRestConfig)]: factory((container) => new PaypalRestConfig({
         gatewayName: container.get('paywire.gateway_name'),
         clientId: container.get('paypal_rest.client_id'),
@@ -39,16 +59,20 @@ export class PaypalRestGatewayFactory extends CoreGatewayFactory {
         configPath: container.get('paypal_rest.config_path'),
         config: container.get('paypal_rest.config'),
         webhookId: container.get('paypal_rest.webhook_id'),
-        webhookVerification: container.get('paypal_rest.webhook_verification')
+        webhookVerification: container.get('paypal_rest.webhook_verification'),
+        webhookMaxAge: container.get('paypal_rest.webhook_max_age')
       })),
       [serviceId(PaypalRestApi)]: autowire(PaypalRestApi).constructor(get(PaypalRestConfig), get(HttpClient), get(Logger)),
       [serviceId(PaypalWebhookVerifier)]: autowire(PaypalWebhookVerifier)
         .constructor(get(PaypalRestConfig), get(PaypalRestApi), get(HttpClient)),
-      [serviceId(CaptureAction)]: autowire(CaptureAction).constructorParameter('api', get(PaypalRestApi)),
-      [serviceId(SyncAction)]: autowire(SyncAction).constructorParameter('api', get(PaypalRestApi)),
-      [serviceId(RefundAction)]: autowire(RefundAction).constructorParameter('api', get(PaypalRestApi)),
-      [serviceId(NotifyNullAction)]: autowire(NotifyNullAction)
-        .constructor(get(PaypalWebhookVerifier), get(PaypalRestApi), get(StorageRegistry), get(Logger))
+      // Every path that takes PayPal's view of a payment goes through it, and so through the gateway's transition table.
+      [serviceId(PaypalViews)]: autowire(PaypalViews).constructor(get(StatusTransitions), get(Logger), get(PaypalRestConfig)),
+      [serviceId(CaptureAction)]: autowire(CaptureAction).constructor(get(PaypalRestApi), get(PaypalViews)),
+      [serviceId(SyncAction)]: autowire(SyncAction).constructor(get(PaypalRestApi), get(PaypalViews)),
+      [serviceId(RefundAction)]: autowire(RefundAction).constructor(get(PaypalRestApi), get(PaypalViews)),
+      [serviceId(NotifyAction)]: autowire(NotifyAction).constructor(get(PaypalRestApi), get(PaypalViews)),
+      [serviceId(NotifyNullAction)]: autowire(NotifyNullAction).constructor(get(PaypalWebhookVerifier), get(StorageRegistry),
+        get(ExclusiveExecutor), get(PaywireEvents), get(Logger), get(PaypalRestConfig))
     }
   }
 

@@ -1,4 +1,4 @@
-import { createVerify, X509Certificate } from 'node:crypto'
+import { createHash, createVerify, X509Certificate } from 'node:crypto'
 import { errorCodes, providerError, type HttpClient, type HttpRequestData } from '../../plugins/core/engine/index.ts'
 import type { PaypalRestApi } from './api.ts'
 import type { PaypalRestConfig } from './config.ts'
@@ -15,6 +15,32 @@ const HEADERS = {
 type Transmission = Record<keyof typeof HEADERS, string>
 
 /**
+ * The shapes PayPal's verify endpoint accepts (webhooks v1: auth_algo ≤100 alphanumerics,
+ * cert_url ≤500, transmission_id ≤50, transmission_sig ≤500, transmission_time ≤100):
+ * anything else is refused here, without a call, instead of PayPal answering 400.
+ */
+const SHAPES: Record<keyof Transmission, RegExp> = {
+  transmissionId: /^[A-Za-z0-9_-]{1,50}$/,
+  transmissionTime: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/,
+  transmissionSig: /^(?=.{16,500}$)[A-Za-z0-9+/]+={0,2}$/,
+  certUrl: /^https?:\/\/\S{1,492}$/,
+  authAlgo: /^[A-Za-z0-9]{1,100}$/
+}
+
+/** How many verified transmissions a verifier remembers at most (each one cost a PayPal call). */
+export const MAX_REMEMBERED_TRANSMISSIONS = 10_000
+
+interface Remembered {
+  fingerprint: string
+  expiresAt: number
+}
+
+export interface WebhookVerifierOptions {
+  /** The clock (ms); tests move it. Default Date.now. */
+  now?: () => number
+}
+
+/**
  * Is this webhook delivery really from PayPal, for our subscription (webhook_id)? Either
  * PayPal's verify endpoint says so ("online", the default), or the signature checks out
  * against PayPal's certificate ("offline": CRC32 of the raw body, SHA256withRSA). Nothing
@@ -25,31 +51,62 @@ export class PaypalWebhookVerifier {
   readonly #api: PaypalRestApi
   readonly #http: HttpClient
   readonly #certificates = new Map<string, Promise<X509Certificate | undefined>>()
+  /** Verified transmissions by id, until their time falls out of the window: a replay costs nothing. */
+  readonly #verified = new Map<string, Remembered>()
+  readonly #now: () => number
 
-  constructor (config: PaypalRestConfig, api: PaypalRestApi, http: HttpClient) {
+  constructor (config: PaypalRestConfig, api: PaypalRestApi, http: HttpClient, options: WebhookVerifierOptions = {}) {
     this.config = config
     this.#api = api
     this.#http = http
+    this.#now = options.now ?? Date.now
   }
 
+  /**
+   * Cheap checks first, so a forged delivery costs no call to PayPal: the five headers in
+   * PayPal's shapes, a certificate URL of PayPal's, a JSON object body, a transmission time
+   * within webhook_max_age of now. A transmission already verified is answered from memory
+   * (the same bytes and signature: true; anything else under its id: false).
+   */
   async verify (request: HttpRequestData): Promise<boolean> {
     if (this.config.webhookId === '') throw new errorCodes.PAYWIRE_ERR_REQUIRED_OPTION(this.config.gatewayName, 'webhook_id')
     const transmission = readTransmission(request.headers)
-    if (transmission === undefined || !isJsonObject(request.content)) return false
-    if (this.config.webhookVerification === 'online') {
-      return await this.#api.verifyWebhookSignature({
+    if (transmission === undefined || !this.#trustedCertUrl(transmission.certUrl) || !isJsonObject(request.content)) return false
+    const now = this.#now()
+    const sentAt = Date.parse(transmission.transmissionTime)
+    const windowMs = this.config.webhookMaxAgeSeconds * 1000
+    if (!Number.isFinite(sentAt) || Math.abs(now - sentAt) > windowMs) return false
+    const fingerprint = createHash('sha256')
+      .update(`${transmission.transmissionTime}|${transmission.transmissionSig}|${transmission.certUrl}|${transmission.authAlgo}|`)
+      .update(request.content)
+      .digest('base64url')
+    const remembered = this.#verified.get(transmission.transmissionId)
+    if (remembered !== undefined && remembered.expiresAt > now) return remembered.fingerprint === fingerprint
+    const genuine = this.config.webhookVerification === 'online'
+      ? await this.#api.verifyWebhookSignature({
         auth_algo: transmission.authAlgo,
         cert_url: transmission.certUrl,
         transmission_id: transmission.transmissionId,
         transmission_sig: transmission.transmissionSig,
         transmission_time: transmission.transmissionTime
       }, request.content)
+      : await this.#verifyOffline(transmission, request.content)
+    if (genuine) this.#remember(transmission.transmissionId, { fingerprint, expiresAt: sentAt + windowMs })
+    return genuine
+  }
+
+  #remember (transmissionId: string, entry: Remembered): void {
+    const now = this.#now()
+    for (const [id, remembered] of this.#verified) {
+      // Oldest first: expired ones go, and the oldest when full.
+      if (remembered.expiresAt > now && this.#verified.size < MAX_REMEMBERED_TRANSMISSIONS) break
+      this.#verified.delete(id)
     }
-    return await this.#verifyOffline(transmission, request.content)
+    this.#verified.set(transmissionId, entry)
   }
 
   async #verifyOffline (transmission: Transmission, rawBody: string): Promise<boolean> {
-    if (transmission.authAlgo !== 'SHA256withRSA' || !this.#trustedCertUrl(transmission.certUrl)) return false
+    if (transmission.authAlgo !== 'SHA256withRSA') return false
     const message = signedMessage(transmission.transmissionId, transmission.transmissionTime, this.config.webhookId, rawBody)
     const certificate = await this.#certificate(transmission.certUrl)
     return certificate !== undefined && createVerify('RSA-SHA256').update(message).verify(certificate.publicKey, transmission.transmissionSig, 'base64')
@@ -106,7 +163,7 @@ function readTransmission (headers: HttpRequestData['headers']): Transmission | 
   const values: Partial<Transmission> = {}
   for (const [field, header] of Object.entries(HEADERS) as Array<[keyof Transmission, string]>) {
     const value = headers[header]
-    if (typeof value !== 'string' || value === '') return undefined
+    if (typeof value !== 'string' || !SHAPES[field].test(value)) return undefined
     values[field] = value
   }
   return values as Transmission

@@ -70,6 +70,8 @@ export function paywireErrorHandler (this: FastifyInstance, error: FastifyError,
   const statusCode = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500
   const ours = typeof error.code === 'string' && error.code.startsWith('PAYWIRE_ERR_')
   if (statusCode >= 500) request.log.error({ err: error }, 'payment route failed')
+  // A storage that is down mostly comes back within seconds (a busy payment's Retry-After is the pages' own).
+  if (statusCode === 503) reply.header('retry-after', '1')
   return reply.code(statusCode).type('application/json; charset=utf-8').send({
     statusCode,
     code: typeof error.code === 'string' ? error.code : 'PAYWIRE_ERR_INTERNAL',

@@ -4,11 +4,11 @@ import type { FastifyInstance } from 'fastify'
 import {
   errorCodes, type GatewayOptions, type ModelClass, type PaywireBuilder, type Storage, type StorageBackend, type TokenStorage
 } from './engine/index.ts'
+import { checkPagesOptions, type PagesOptions } from './pages.ts'
+import { refuseUnknownOptions } from './engine/suggest.ts'
 import { GatewayName } from './schemas.ts'
 
 export const DEFAULT_PREFIX = '/payment'
-/** Long enough for a gateway call with its retries; a crashed request's claim expires by itself. */
-export const DEFAULT_TOKEN_LOCK_MS = 120_000
 
 export const GatewayOptionsSchema = Type.Object({
   factory: Type.String({ minLength: 1 })
@@ -17,11 +17,12 @@ export const GatewayOptionsSchema = Type.Object({
 /** The JSON part of the plugin options (the rest are objects and functions, checked by shape). */
 export const PaywirePluginOptionsSchema = Type.Object({
   baseUrl: Type.Optional(Type.String({ pattern: '^https?://' })),
-  trustRequestBaseUrl: Type.Optional(Type.Boolean()),
+  trustRequestBaseUrl: Type.Optional(Type.Array(Type.String({ pattern: '^https?://' }), { minItems: 1 })),
   prefix: Type.Optional(Type.String({ pattern: '^(/[A-Za-z0-9._~-]+)+$' })),
   gateways: Type.Optional(Type.Record(GatewayName, GatewayOptionsSchema, { additionalProperties: false })),
-  tokenLockMs: Type.Optional(Type.Integer({ minimum: 1 })),
-  routes: Type.Optional(Type.Boolean())
+  claimTtlMs: Type.Optional(Type.Integer({ minimum: 30 })),
+  routes: Type.Optional(Type.Boolean()),
+  allowMemoryStorage: Type.Optional(Type.Boolean())
 }, { additionalProperties: true })
 export type PaywirePluginJsonOptions = Static<typeof PaywirePluginOptionsSchema>
 
@@ -32,8 +33,13 @@ export interface PaywirePluginOptions {
    * the server listens on is used.
    */
   baseUrl?: string
-  /** Build token URLs from each request's protocol and Host (set Fastify's trustProxy behind a proxy). */
-  trustRequestBaseUrl?: boolean
+  /**
+   * Without baseUrl: build token URLs from each request's protocol and Host, when that origin
+   * is one of these (['https://shop.example', 'https://www.shop.example']). A request for any
+   * other origin gets no payment link (PAYWIRE_ERR_UNTRUSTED_HOST). Set Fastify's trustProxy
+   * behind a proxy.
+   */
+  trustRequestBaseUrl?: string[]
   /** Where the payment routes live. Default "/payment". */
   prefix?: string
   /** Gateways by name: { factory, ...options }. */
@@ -46,10 +52,21 @@ export interface PaywirePluginOptions {
   tokenStorage?: TokenStorage
   /** Overrides or adds storages by model class. */
   storages?: Array<[ModelClass, Storage]>
-  /** How long a request may hold a token while the gateway runs (ms). */
-  tokenLockMs?: number
+  /**
+   * How long a request's claim on a payment lasts unless renewed (ms, default 30000). It is
+   * renewed every third of it while the gateway runs, so it only bounds how long a crashed
+   * request keeps the payment's other requests waiting.
+   */
+  claimTtlMs?: number
   /** Set false to register your own routes. Default true. */
   routes?: boolean
+  /** The buyer's pages: link back to the shop, locale, templates, done fields, security headers. */
+  pages?: PagesOptions
+  /**
+   * Allow payments in process memory when NODE_ENV is production (lost on every restart).
+   * Default false: boot fails with PAYWIRE_ERR_MEMORY_STORAGE_IN_PRODUCTION instead.
+   */
+  allowMemoryStorage?: boolean
 }
 
 function fail (option: string, problem: string): never {
@@ -62,18 +79,16 @@ function hasMethods (value: unknown, methods: string[]): boolean {
 }
 
 const OPTION_NAMES = [
-  'baseUrl', 'trustRequestBaseUrl', 'prefix', 'gateways', 'configure', 'backend', 'tokenStorage', 'storages', 'tokenLockMs', 'routes'
+  'baseUrl', 'trustRequestBaseUrl', 'prefix', 'gateways', 'configure', 'backend', 'tokenStorage', 'storages', 'claimTtlMs', 'routes', 'pages',
+  'allowMemoryStorage'
 ]
-/** What Fastify's register() itself reads from a plugin's options. */
-const REGISTER_OPTION_NAMES = ['logLevel', 'logSerializers']
 
 /** Throws a coded error naming the first invalid option. */
 export function validateOptions (options: PaywirePluginOptions): void {
   // A misspelt option (baseURL) would otherwise be dropped without a word.
-  for (const name of Object.keys(options)) {
-    if (OPTION_NAMES.includes(name) || REGISTER_OPTION_NAMES.includes(name)) continue
-    const near = OPTION_NAMES.find((known) => known.toLowerCase() === name.toLowerCase())
-    fail(name, `is not an option of the paywire plugin${near === undefined ? '' : ` (did you mean ${near}?)`}; its options: ${OPTION_NAMES.join(', ')}`)
+  refuseUnknownOptions('paywire', options, OPTION_NAMES)
+  if ((options.trustRequestBaseUrl as unknown) === true) {
+    fail('trustRequestBaseUrl', 'must list the origins the shop is reached at, like [\'https://shop.example\']: trusting any Host header lets a spoofed one choose where payment links and after URLs point')
   }
   const error = Value.Errors(PaywirePluginOptionsSchema, options).First()
   if (error !== undefined) {
@@ -81,12 +96,17 @@ export function validateOptions (options: PaywirePluginOptions): void {
     fail(option, error.message.toLowerCase())
   }
   if (options.baseUrl !== undefined && !URL.canParse(options.baseUrl)) fail('baseUrl', 'must be an absolute http(s) URL')
+  options.trustRequestBaseUrl?.forEach((origin, index) => {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin.replace(/\/$/, '')) fail(`trustRequestBaseUrl.${index}`, 'must be an origin like https://shop.example (no path)')
+  })
+  checkPagesOptions(options.pages, fail)
   if (options.configure !== undefined && typeof options.configure !== 'function') fail('configure', 'must be a function (builder, app)')
-  if (options.backend !== undefined && !hasMethods(options.backend, ['createTokenStorage', 'createStorage'])) {
-    fail('backend', 'must have createTokenStorage() and createStorage(Model)')
+  if (options.backend !== undefined && !hasMethods(options.backend, ['createTokenStorage', 'createStorage', 'commit'])) {
+    fail('backend', 'must have createTokenStorage(), createStorage(Model) and commit(set, tokens): extend the StorageBackend class')
   }
-  if (options.tokenStorage !== undefined && !hasMethods(options.tokenStorage, ['save', 'find', 'claim', 'invalidate', 'lock', 'unlock'])) {
-    fail('tokenStorage', 'must implement TokenStorage (save, find, claim, invalidate, lock, unlock): extend the TokenStorage class')
+  const tokenMethods = ['save', 'find', 'findUsed', 'invalidate', 'claim', 'acquireClaim', 'renewClaim', 'releaseClaim']
+  if (options.tokenStorage !== undefined && !hasMethods(options.tokenStorage, tokenMethods)) {
+    fail('tokenStorage', `must implement TokenStorage (${tokenMethods.join(', ')}): extend the TokenStorage class`)
   }
   if (options.storages !== undefined) {
     if (!Array.isArray(options.storages)) fail('storages', 'must be a list of [ModelClass, storage] pairs')
@@ -96,7 +116,7 @@ export function validateOptions (options: PaywirePluginOptions): void {
       }
     })
   }
-  if (options.baseUrl === undefined && options.trustRequestBaseUrl !== true && process.env.NODE_ENV === 'production') {
-    fail('baseUrl', 'is required in production (or set trustRequestBaseUrl: true behind a trusted proxy)')
+  if (options.baseUrl === undefined && options.trustRequestBaseUrl === undefined && process.env.NODE_ENV === 'production') {
+    fail('baseUrl', 'is required in production (or list the origins behind a trusted proxy in trustRequestBaseUrl)')
   }
 }

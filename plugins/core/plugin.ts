@@ -4,9 +4,10 @@ import { createContainer, InjectionMode } from 'awilix'
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import {
-  Logger, PaywireBuilder, TOKEN_PLACEHOLDER, type BaseUrl, type Paywire
+  Logger, MemoryStorage, Payment, PaywireBuilder, TOKEN_PLACEHOLDER, errorCodes, paywireLogSerializers, paywireLogger, type BaseUrl, type Paywire
 } from './engine/index.ts'
-import { DEFAULT_PREFIX, DEFAULT_TOKEN_LOCK_MS, validateOptions, type PaywirePluginOptions } from './options.ts'
+import { DEFAULT_PREFIX, validateOptions, type PaywirePluginOptions } from './options.ts'
+import { BuyerPages } from './pages.ts'
 import { paywireRoutes } from './routes.ts'
 
 declare module 'fastify' {
@@ -26,25 +27,56 @@ export function routeTokenPaths (prefix: string): Record<string, string> {
   return paths
 }
 
+/** The origin the server listens on (development without a base URL), undefined before listen(). */
+function listeningOrigin (app: FastifyInstance): string | undefined {
+  try {
+    return app.listeningOrigin.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//localhost')
+  } catch {
+    return undefined
+  }
+}
+
+interface RequestOrigin {
+  origin: string
+  trusted: boolean
+}
+
 /**
- * Where token URLs point. Without a configured base URL: the request's own origin when the
- * application allows it, else (development) the address the server listens on.
+ * Where token URLs point. Without a configured base URL: the request's own origin when it is
+ * one the application listed, else (development) the address the server listens on.
  */
 function baseUrlSource (app: FastifyInstance, options: PaywirePluginOptions): BaseUrl {
   if (options.baseUrl !== undefined) return options.baseUrl
-  if (options.trustRequestBaseUrl === true) {
-    const origins = new AsyncLocalStorage<string>()
+  if (options.trustRequestBaseUrl !== undefined) {
+    const trusted = new Set(options.trustRequestBaseUrl.map((origin) => new URL(origin).origin))
+    const origins = new AsyncLocalStorage<RequestOrigin>()
     app.addHook('onRequest', function paywireRequestOrigin (request, _reply, done) {
-      origins.run(`${request.protocol}://${request.host}`, done)
+      const origin = `${request.protocol}://${request.host}`
+      origins.run({ origin, trusted: trusted.has(origin) }, done)
     })
-    return () => origins.getStore()
+    return () => {
+      const current = origins.getStore()
+      // A spoofed Host must not choose where payment links (and the buyer, after paying) go.
+      if (current !== undefined && !current.trusted) throw new errorCodes.PAYWIRE_ERR_UNTRUSTED_HOST(current.origin.slice(0, 300))
+      return current?.origin
+    }
+  }
+  return () => listeningOrigin(app)
+}
+
+/** The origins the shop is reached at, from configuration only. */
+function shopOrigins (app: FastifyInstance, options: PaywirePluginOptions): () => readonly string[] {
+  if (options.baseUrl !== undefined) {
+    const origins = [new URL(options.baseUrl).origin]
+    return () => origins
+  }
+  if (options.trustRequestBaseUrl !== undefined) {
+    const origins = options.trustRequestBaseUrl.map((origin) => new URL(origin).origin)
+    return () => origins
   }
   return () => {
-    try {
-      return app.listeningOrigin.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//localhost')
-    } catch {
-      return undefined
-    }
+    const origin = listeningOrigin(app)
+    return origin === undefined ? [] : [origin]
   }
 }
 
@@ -63,9 +95,12 @@ const paywirePlugin: FastifyPluginAsync<PaywirePluginOptions> = async function p
   const builder = new PaywireBuilder()
     .setContainer(app.diContainer)
     .setBaseUrl(baseUrlSource(app, options))
+    .setShopOrigins(shopOrigins(app, options))
     .setGenericTokenFactoryPaths(routeTokenPaths(prefix))
-    .addGlobalService(Logger, app.log)
+    // Paywire's logger redacts; the application's own logger is left as it is.
+    .addGlobalService(Logger, paywireLogger(app.log))
   if (options.backend !== undefined) builder.setStorageBackend(options.backend)
+  if (options.claimTtlMs !== undefined) builder.setClaimTtlMs(options.claimTtlMs)
   if (options.tokenStorage !== undefined) builder.setTokenStorage(options.tokenStorage)
   for (const [Model, storage] of options.storages ?? []) builder.addStorage(Model, storage)
   builder.addDefaultStorages()
@@ -73,14 +108,33 @@ const paywirePlugin: FastifyPluginAsync<PaywirePluginOptions> = async function p
   await options.configure?.(builder, app)
 
   const paywire = builder.getPaywire()
+  // A production shop that forgot its backend would lose every payment at its next restart, silently.
+  if (process.env.NODE_ENV === 'production' && options.allowMemoryStorage !== true && paywire.getStorage(Payment) instanceof MemoryStorage) {
+    throw new errorCodes.PAYWIRE_ERR_MEMORY_STORAGE_IN_PRODUCTION()
+  }
   app.decorate('paywire', paywire)
   app.addHook('onClose', async function paywireOnClose () {
     await paywire.close()
   })
+  // Gateway plugins register their factories after this plugin; once every plugin is loaded,
+  // each gateway is built, so a misspelt factory, a forgotten gateway plugin or empty
+  // credentials fail app.ready() with their coded error, not the first buyer's payment.
+  app.addHook('onReady', async function paywireBuildGateways () {
+    for (const name of paywire.getGatewayNames()) paywire.getGateway(name)
+  })
 
   if (options.routes !== false) {
     const basePath = options.baseUrl === undefined ? '/' : new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`).pathname
-    await app.register(paywireRoutes, { prefix, paywire, basePath, tokenLockMs: options.tokenLockMs ?? DEFAULT_TOKEN_LOCK_MS })
+    await app.register(paywireRoutes, {
+      prefix,
+      paywire,
+      basePath,
+      pages: new BuyerPages(options.pages),
+      securityHeaders: options.pages?.securityHeaders ?? true,
+      // The routes' request logs and error logs: token hashes and secrets redacted, in their context only.
+      // (Fastify types serializers as returning strings; pino's return objects.)
+      logSerializers: { ...paywireLogSerializers } as unknown as Record<string, (value: unknown) => string>
+    })
   }
 }
 

@@ -1,42 +1,67 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import helmet from '@fastify/helmet'
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import {
-  Authorize, Cancel, Capture, GetHumanStatus, Notify, Payout, Refund, Sync, WriteBatch, errorCodes, runWithHttpRequest,
-  type Generic, type Paywire, type RequestNotSupportedError, type Token
+  Authorize, Cancel, Capture, GetHumanStatus, Notify, Payout, Refund, Sync, errorCodes, isErrorCode, runWithHttpRequest,
+  type Generic, type Paywire, type RequestNotSupportedError, type Token, type TokenClaim
 } from './engine/index.ts'
-import { donePayload, renderDonePage } from './done.ts'
-import { addRawBodyParsers, httpRequestData, paywireErrorHandler, sendReply, validationError } from './http.ts'
+import { donePayload } from './done.ts'
+import { buyerErrorHandler, routeNotFound } from './error-pages.ts'
+import { addRawBodyParsers, httpRequestData, sendReply, validationError } from './http.ts'
+import { prefersHtml, type BuyerPages } from './pages.ts'
 import { DoneResponse, ErrorResponse, GatewayParams, ReturnQuery, TokenParams } from './schemas.ts'
 
 export interface PaywireRoutesOptions {
   paywire: Paywire
-  tokenLockMs: number
   /** Path of the base URL ("/" or "/shop/"): token URLs carry it, requests behind a proxy may not. */
   basePath: string
+  /** The buyer's pages: done, errors, busy. */
+  pages: BuyerPages
+  /** Security headers through @fastify/helmet, unless the application registered its own. */
+  securityHeaders: boolean
 }
 
 /**
- * How each token route behaves. Claimed routes let one request at a time run the gateway.
- * Capture-like tokens survive replies (off-site gateways send the buyer back to the same
- * URL) and die on completion, like refund and cancel tokens; sync and notify tokens may be
- * used again. Without a reply, the route redirects to the token's after URL, or answers 204.
+ * The CSP of Paywire's own pages (done, errors, busy): no scripts, inline styles only,
+ * never framed. Gateway replies (an auto-submitting form to a 3-D Secure page) keep the
+ * baseline policy below, which only forbids framing, <base> and plugins.
+ */
+export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+const BASELINE_CSP_DIRECTIVES = {
+  // (@fastify/helmet re-exports helmet's CSP helpers on its default export; its types omit them.)
+  defaultSrc: (helmet as unknown as { contentSecurityPolicy: { dangerouslyDisableDefaultSrc: never } }).contentSecurityPolicy.dangerouslyDisableDefaultSrc,
+  frameAncestors: ["'none'"],
+  baseUri: ["'none'"],
+  objectSrc: ["'none'"]
+}
+
+/**
+ * How each token route behaves. Every one runs the gateway as the payment's only writer
+ * (ExclusiveExecutor): it claims the payment, and commits the payment's changes with the
+ * claim's release and, on completion, the token's invalidation. Capture-like tokens survive
+ * replies (off-site gateways send the buyer back to the same URL) and are used up on
+ * completion, like refund and cancel tokens; sync and notify tokens may be used again.
+ * Without a reply, the route redirects to the token's after URL, or answers 204.
  */
 interface RouteSpec {
   kind: string
   createRequest: (token: Token) => Generic
-  claim: boolean
   invalidate: boolean
 }
 
 const ROUTES: RouteSpec[] = [
-  { kind: 'capture', createRequest: (token) => new Capture(token), claim: true, invalidate: true },
-  { kind: 'authorize', createRequest: (token) => new Authorize(token), claim: true, invalidate: true },
-  { kind: 'payout', createRequest: (token) => new Payout(token), claim: true, invalidate: true },
-  { kind: 'refund', createRequest: (token) => new Refund(token), claim: true, invalidate: true },
-  { kind: 'cancel', createRequest: (token) => new Cancel(token), claim: true, invalidate: true },
-  { kind: 'sync', createRequest: (token) => new Sync(token), claim: false, invalidate: false },
-  { kind: 'notify', createRequest: (token) => new Notify(token), claim: false, invalidate: false }
+  { kind: 'capture', createRequest: (token) => new Capture(token), invalidate: true },
+  { kind: 'authorize', createRequest: (token) => new Authorize(token), invalidate: true },
+  { kind: 'payout', createRequest: (token) => new Payout(token), invalidate: true },
+  { kind: 'refund', createRequest: (token) => new Refund(token), invalidate: true },
+  { kind: 'cancel', createRequest: (token) => new Cancel(token), invalidate: true },
+  { kind: 'sync', createRequest: (token) => new Sync(token), invalidate: false },
+  { kind: 'notify', createRequest: (token) => new Notify(token), invalidate: false }
 ]
+
+/** How long a token route waits for a payment another request holds before it answers 409 PAYWIRE_ERR_PAYMENT_BUSY. */
+export const BUSY_WAIT_MS = 2000
 
 const tokenRouteSchema = {
   params: TokenParams,
@@ -47,55 +72,110 @@ const tokenRouteSchema = {
 /** The payment routes, the same for every gateway. Registered by the paywire plugin under its prefix. */
 export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async function paywireRoutes (parent, options) {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>()
-  const { paywire, tokenLockMs, basePath } = options
+  const { paywire, basePath, pages } = options
   const verifier = paywire.getHttpRequestVerifier()
+  const executor = paywire.getExclusiveExecutor()
+  // The application's own helmet (registered before) already covers these routes.
+  const ownHeaders = options.securityHeaders && !app.hasReplyDecorator('helmet')
+  if (ownHeaders) {
+    await app.register(helmet, {
+      global: true,
+      contentSecurityPolicy: { useDefaults: false, directives: BASELINE_CSP_DIRECTIVES },
+      referrerPolicy: { policy: 'no-referrer' },
+      xFrameOptions: { action: 'deny' },
+      // HSTS covers the whole host: the application's decision, not a payment route's.
+      strictTransportSecurity: false
+    })
+  }
+  /** Marks a response as one of Paywire's own pages. */
+  const ownPage = (reply: FastifyReply): FastifyReply => ownHeaders ? reply.header('content-security-policy', PAGE_CSP) : reply
   addRawBodyParsers(app)
-  app.setErrorHandler(paywireErrorHandler)
-  app.setSchemaErrorFormatter(validationError)
-  app.setNotFoundHandler(function paywireRouteNotFound (request) {
-    throw new errorCodes.PAYWIRE_ERR_ROUTE_NOT_FOUND(request.method, request.url.split('?')[0] as string)
-  })
 
   /** The URL the buyer used, as the token factory wrote it (base path included). */
   const publicUrl = (request: FastifyRequest): string => basePath === '/' ? request.url : `${basePath.slice(0, -1)}${request.url}`
 
-  const runGateway = (request: FastifyRequest, gatewayName: string, paywireRequest: unknown, writes?: WriteBatch) =>
+  const handleError = buyerErrorHandler({ paywire, pages, publicUrl })
+  app.setErrorHandler<FastifyError>(async function paywireRoutesErrorHandler (error, request, reply) {
+    if (prefersHtml(request)) ownPage(reply)
+    return await handleError.call(this, error, request, reply)
+  })
+  app.setSchemaErrorFormatter(validationError)
+  app.setNotFoundHandler(function paywireRouteNotFound (request) {
+    throw routeNotFound(request)
+  })
+
+  const runGateway = (request: FastifyRequest, gatewayName: string, paywireRequest: unknown) =>
     runWithHttpRequest(httpRequestData(request, publicUrl(request)), () =>
-      paywire.getGateway(gatewayName).execute(paywireRequest, { catchReply: true, writes }))
+      paywire.getGateway(gatewayName).execute(paywireRequest, { catchReply: true }))
+
+  /**
+   * The token and the claim on its payment; a used token whose payment has a result page sends
+   * the buyer there. A payment another request holds (a provider's webhook arriving with the
+   * buyer's return, a double click) is waited for briefly, polling the claim: the buyer then
+   * runs after it, or lands on its result, instead of reading a 409.
+   */
+  const claimToken = async (request: FastifyRequest, params: TokenParams): Promise<TokenClaim | string> => {
+    const deadline = Date.now() + BUSY_WAIT_MS
+    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+      try {
+        return await verifier.verifyAndClaim({ url: publicUrl(request), params, query: request.query as Record<string, unknown>, body: request.body },
+          executor.claimTtlMs)
+      } catch (error) {
+        if (isErrorCode(error, 'PAYWIRE_ERR_PAYMENT_BUSY') && Date.now() + pause < deadline) {
+          await sleep(pause)
+          continue
+        }
+        // A double-clicked or reloaded return after the payment completed: its result, not an error.
+        const afterUrl = (error as { afterUrl?: string | null }).afterUrl
+        if (isErrorCode(error, 'PAYWIRE_ERR_TOKEN_USED') && typeof afterUrl === 'string') return afterUrl
+        throw error
+      }
+    }
+  }
+
+  /**
+   * Fastify answers HEAD wherever GET is, by running the GET handler: a link scanner or a
+   * prefetcher would then capture the payment. HEAD never runs a gateway here.
+   */
+  const headNotAllowed = (url: string, methods: string) => app.route({
+    method: 'HEAD',
+    url,
+    handler: async function paywireHeadNotAllowed (_request, reply) {
+      return reply.code(405).header('allow', methods).header('cache-control', 'no-store').send()
+    }
+  })
 
   for (const spec of ROUTES) {
+    headNotAllowed(`/${spec.kind}/:token`, 'GET, POST')
     app.route({
       method: ['GET', 'POST'],
       url: `/${spec.kind}/:token`,
+      exposeHeadRoute: false,
       schema: tokenRouteSchema,
       handler: async function paywireTokenRoute (request, reply) {
-        const token = await verifier.verify({ url: publicUrl(request), params: request.params, query: request.query, body: request.body },
-          spec.claim ? { lockMs: tokenLockMs } : {})
-        // The models the gateway saves and the token's invalidation or release leave together,
-        // in one round trip on a pipelining store, and before the answer does.
-        const writes = new WriteBatch()
-        let result
+        const claimed = await claimToken(request, request.params)
+        if (typeof claimed === 'string') return reply.redirect(claimed, 303)
+        const { token, claim } = claimed
+        let gateway
         try {
-          result = await runGateway(request, token.gatewayName, spec.createRequest(token), writes)
+          gateway = paywire.getGateway(token.gatewayName)
         } catch (error) {
-          if (spec.claim) writes.add(() => verifier.release(token))
-          await writes.flush().catch((failure: unknown) => {
-            request.log.error({ err: failure }, 'paywire: saving after a failed gateway request failed too')
-          })
+          await verifier.tokenStorage.releaseClaim(claim)
           throw error
         }
-        if (result === undefined && spec.invalidate) writes.add(() => verifier.invalidate(token))
-        else if (spec.claim) writes.add(() => verifier.release(token))
-        await writes.flush()
+        const { reply: result } = await runWithHttpRequest(httpRequestData(request, publicUrl(request)), () =>
+          executor.execute(gateway, token, (target) => spec.createRequest(target as Token), { claim, invalidateToken: spec.invalidate ? token : undefined }))
         return result === undefined ? finish(reply, token.afterUrl) : sendReply(reply, result)
       }
     })
   }
 
   /** Gateway-wide notifications, for providers with one static webhook URL (PayPal). */
+  headNotAllowed('/notify/unsafe/:gateway', 'GET, POST')
   app.route({
     method: ['GET', 'POST'],
     url: '/notify/unsafe/:gateway',
+    exposeHeadRoute: false,
     schema: { params: GatewayParams, querystring: ReturnQuery, response: { '4xx': ErrorResponse, '5xx': ErrorResponse } },
     handler: async function paywireUnsafeNotifyRoute (request, reply) {
       const { gateway } = request.params
@@ -113,29 +193,23 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
     }
   })
 
+  headNotAllowed('/done/:token', 'GET')
   app.get('/done/:token', {
+    exposeHeadRoute: false,
     schema: { params: TokenParams, querystring: ReturnQuery, response: { 200: DoneResponse, '4xx': ErrorResponse, '5xx': ErrorResponse } }
   }, async function paywireDoneRoute (request, reply) {
     const token = await verifier.verify({ url: publicUrl(request), params: request.params, query: request.query })
     const status = new GetHumanStatus(token)
     const result = await runGateway(request, token.gatewayName, status)
     if (result !== undefined) return sendReply(reply, result)
-    const payload = donePayload(status)
+    const payload = donePayload(status, pages.doneFields)
     reply.header('cache-control', 'no-store')
     // A page, not the JSON the response schema describes.
-    if (prefersHtml(request)) return (reply as FastifyReply).type('text/html; charset=utf-8').send(await renderDonePage(payload))
+    if (prefersHtml(request)) return ownPage(reply as FastifyReply).type('text/html; charset=utf-8').send(await pages.done(payload, request))
     return payload
   })
 }
 
 function finish (reply: FastifyReply, afterUrl: string | null): FastifyReply {
   return afterUrl === null ? reply.code(204).send() : reply.redirect(afterUrl, 302)
-}
-
-/** Browsers ask for text/html first; API clients (and curl's * / *) get JSON. */
-function prefersHtml (request: FastifyRequest): boolean {
-  const accept = request.headers.accept ?? ''
-  const html = accept.indexOf('text/html')
-  const json = accept.indexOf('application/json')
-  return html !== -1 && (json === -1 || html < json)
 }

@@ -25,14 +25,33 @@ export const HumanStatusSchema = Type.Union(HUMAN_STATUSES.map((status) => Type.
 export const MinorUnits = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })
 export const CurrencyCode = Type.String({ pattern: '^[A-Za-z]{3}$|^[0-9]{3}$' })
 
+/** How much moved (GetHumanStatus amounts), in the payment currency's minor units. */
+export const PaymentAmountsSchema = Type.Object({
+  captured: MinorUnits,
+  refunded: MinorUnits,
+  reversed: MinorUnits
+})
+
+/**
+ * The done answer. By default only what the buyer needs; the core plugin's
+ * `pages.doneFields` opts into more, field by field.
+ */
 export const DoneResponse = Type.Object({
   status: HumanStatusSchema,
+  /** A human sentence for the status ("Your payment was received."). */
+  message: Type.String(),
   payment: Type.Object({
     number: Type.Optional(Type.String()),
     totalAmount: Type.Optional(MinorUnits),
     currencyCode: Type.Optional(Type.String()),
-    details: Type.Record(Type.String(), Type.Unknown())
-  })
+    description: Type.Optional(Type.String()),
+    clientEmail: Type.Optional(Type.String()),
+    clientId: Type.Optional(Type.String()),
+    gatewayName: Type.Optional(Type.String()),
+    details: Type.Optional(Type.Record(Type.String(), Type.Unknown()))
+  }),
+  /** When the gateway knows them: a partial refund reads refunded < captured. */
+  amounts: Type.Optional(PaymentAmountsSchema)
 })
 export type DoneResponse = Static<typeof DoneResponse>
 

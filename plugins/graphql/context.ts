@@ -1,10 +1,11 @@
 import type { MercuriusContext } from 'mercurius'
-import { Payment, errorCodes, type Paywire } from '../core/engine/index.ts'
+import { Payment, type Paywire } from '../core/engine/index.ts'
 import type { ErrorLog } from './errors.ts'
 import { withFields } from './errors.ts'
 import type { Idempotency } from './idempotency.ts'
 import { IdempotencyKey, check, type AfterUrlOrigins } from './inputs.ts'
 import { PaymentLoader } from './loader.ts'
+import { PAYWIRE_ERR_GRAPHQL_NOT_AUTHORIZED } from './codes.ts'
 
 /** The operations the authorize option is asked about. */
 export type PaywireGraphqlOperation = 'payment' | 'payments' | 'refundPayment' | 'cancelPayment'
@@ -49,5 +50,5 @@ export function idempotencyKeyOf (context: Context): string | undefined {
 /** Back-office operations run only when the application's authorize option says yes; without one, never. */
 export async function assertAuthorized (runtime: Runtime, context: Context, operation: PaywireGraphqlOperation): Promise<void> {
   const allowed = runtime.authorize === undefined ? false : await runtime.authorize(context as MercuriusContext, operation)
-  if (allowed !== true) throw withFields(new errorCodes.PAYWIRE_ERR_GRAPHQL_NOT_AUTHORIZED(operation), { operation })
+  if (allowed !== true) throw withFields(new PAYWIRE_ERR_GRAPHQL_NOT_AUTHORIZED(operation), { operation })
 }

@@ -1,6 +1,7 @@
 import mercurius from 'mercurius'
-import { errorCodes, type ProviderError } from '../core/engine/index.ts'
+import type { ProviderError } from '../core/engine/index.ts'
 import { RESULT_UNIONS, type ResultUnion } from './schema.ts'
+import { PAYWIRE_ERR_GRAPHQL_INTERNAL } from './codes.ts'
 
 /*
  * Inside the plugin, typed errors are thrown as Paywire's coded errors (one source for
@@ -23,7 +24,10 @@ const TYPE_BY_CODE: Readonly<Record<string, string>> = {
   PAYWIRE_ERR_TOKEN_NOT_FOUND: 'TokenNotFound',
   PAYWIRE_ERR_OPERATION_NOT_ALLOWED: 'OperationNotAllowed',
   PAYWIRE_ERR_GRAPHQL_OPERATION_NOT_SUPPORTED: 'OperationNotSupported',
-  PAYWIRE_ERR_GRAPHQL_PAYMENT_BUSY: 'PaymentBusy',
+  // Another request holds the payment, or changed it under this one: retrying is the answer to all three.
+  PAYWIRE_ERR_PAYMENT_BUSY: 'PaymentBusy',
+  PAYWIRE_ERR_CONCURRENT_UPDATE: 'PaymentBusy',
+  PAYWIRE_ERR_CLAIM_LOST: 'PaymentBusy',
   PAYWIRE_ERR_REFUND_AMOUNT_EXCEEDED: 'RefundAmountExceeded',
   PAYWIRE_ERR_PROVIDER: 'ProviderError'
 }
@@ -90,7 +94,9 @@ export interface ErrorLog {
 /** What an unexpected failure looks like to the client, once logged. */
 export function internalError (error: unknown, log: ErrorLog): Error {
   log.error({ err: error }, 'paywire-graphql: unexpected error')
-  const internal = new errorCodes.PAYWIRE_ERR_GRAPHQL_INTERNAL()
+  // A storage that is down says so (its message carries no internals): the client may retry.
+  if (isCode(error, 'PAYWIRE_ERR_STORAGE_UNAVAILABLE')) return new mercurius.ErrorWithProps((error as Error).message, { code: 'PAYWIRE_ERR_STORAGE_UNAVAILABLE' })
+  const internal = new PAYWIRE_ERR_GRAPHQL_INTERNAL()
   return new mercurius.ErrorWithProps(internal.message, { code: internal.code })
 }
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { errorCodes } from '../core/engine/index.ts'
 import type { IdempotencyStore } from './idempotency-stores.ts'
+import { PAYWIRE_ERR_GRAPHQL_IDEMPOTENCY_KEY_IN_PROGRESS, PAYWIRE_ERR_GRAPHQL_IDEMPOTENCY_KEY_REUSED } from './codes.ts'
 
 export interface IdempotencySettings {
   /** How long a completed operation's answer is replayed. */
@@ -57,9 +57,9 @@ export class Idempotency {
     for (let attempt = 0; ; attempt++) {
       const existing = await this.store.claim(recordKey, record, this.settings.lockMs)
       if (existing === null) break
-      if (existing.fingerprint !== record.fingerprint) throw new errorCodes.PAYWIRE_ERR_GRAPHQL_IDEMPOTENCY_KEY_REUSED(operation)
+      if (existing.fingerprint !== record.fingerprint) throw new PAYWIRE_ERR_GRAPHQL_IDEMPOTENCY_KEY_REUSED(operation)
       if (existing.result !== undefined) return { result: existing.result as R, replayed: true }
-      if (Date.now() >= deadline) throw new errorCodes.PAYWIRE_ERR_GRAPHQL_IDEMPOTENCY_KEY_IN_PROGRESS(operation)
+      if (Date.now() >= deadline) throw new PAYWIRE_ERR_GRAPHQL_IDEMPOTENCY_KEY_IN_PROGRESS(operation)
       await sleep(Math.min(10 * 2 ** attempt, 250))
     }
     let result: R
@@ -73,20 +73,5 @@ export class Idempotency {
     }
     await this.store.complete(recordKey, { ...record, result }, this.settings.ttlSeconds * 1000)
     return { result, replayed: false }
-  }
-
-  /**
-   * Holds a lock while `execute` runs, or throws `busy` when another request holds it.
-   * Refunds and cancels of one payment never run side by side.
-   */
-  async exclusive<R> (lock: string, busy: () => Error, execute: () => Promise<R>): Promise<R> {
-    const owner = randomUUID()
-    const key = `lock:${lock}`
-    if (await this.store.claim(key, { fingerprint: '', owner }, this.settings.lockMs) !== null) throw busy()
-    try {
-      return await execute()
-    } finally {
-      await this.store.release(key, owner)
-    }
   }
 }

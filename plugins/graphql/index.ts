@@ -1,3 +1,4 @@
+export * as graphqlErrorCodes from './codes.ts'
 export { paywireGraphql, paywireGraphql as default } from './plugin.ts'
 export {
   DEFAULT_MAX_PAGE_SIZE, INTROSPECTION_QUERY_DEPTH, MERCURIUS_DEFAULTS, mercuriusOptions, validateOptions, type PaywireGraphqlOptions
@@ -5,7 +6,7 @@ export {
 export type { Authorize, PaywireGraphqlOperation } from './context.ts'
 export { DEFAULT_IDEMPOTENCY, Idempotency, canonicalJson, fingerprint, type IdempotencySettings, type Replayable } from './idempotency.ts'
 export {
-  MemoryIdempotencyStore, RedisIdempotencyStore,
+  DEFAULT_MAX_IDEMPOTENCY_ENTRIES, MemoryIdempotencyStore,
   type IdempotencyRecord, type IdempotencyStore, type MemoryIdempotencyStoreOptions
 } from './idempotency-stores.ts'
 export {
@@ -13,5 +14,6 @@ export {
   PaymentOutcomeArgs, PaymentsArgs, RefundPaymentArgs, checkAfterUrl, type AfterUrlOrigins
 } from './inputs.ts'
 export { BACK_OFFICE_OPERATIONS } from './mutations.ts'
+export { DEFAULT_LIMITS, addLimits, defaultLimits, type GraphqlLimits } from './limits.ts'
 export { PaymentLoader } from './loader.ts'
 export { ERROR_TYPE_NAMES, RESULT_UNIONS, TYPE_NAMES, paywireSchema } from './schema.ts'

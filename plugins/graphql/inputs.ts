@@ -3,6 +3,7 @@ import { Value } from '@sinclair/typebox/value'
 import { errorCodes } from '../core/engine/index.ts'
 import { CurrencyCode, GatewayName, MinorUnits, TokenHash } from '../core/schemas.ts'
 import { withFields } from './errors.ts'
+import { PAYWIRE_ERR_GRAPHQL_INVALID_AFTER_URL } from './codes.ts'
 
 /*
  * The arguments of the GraphQL operations as TypeBox schemas, built on the schemas the
@@ -108,7 +109,7 @@ export function check<S extends TSchema> (schema: S, value: unknown, prefix = ''
 }
 
 export function invalidAfterUrl (reason: string): Error {
-  return withFields(new errorCodes.PAYWIRE_ERR_GRAPHQL_INVALID_AFTER_URL(reason), { reason })
+  return withFields(new PAYWIRE_ERR_GRAPHQL_INVALID_AFTER_URL(reason), { reason })
 }
 
 /** Which origins afterUrl may point at: a list, or '*' for any (an open redirect: avoid it). */
@@ -116,15 +117,16 @@ export type AfterUrlOrigins = readonly string[] | '*'
 
 /**
  * The after URL, normalized, when it is absolute http(s) without credentials and on an
- * allowed origin. Without a configured list only the shop's own origin (that of its
- * token URLs) is allowed, so a payment link cannot send buyers to another site.
+ * allowed origin. Without a configured list only the shop's own origins (its base URL's,
+ * or the core plugin's trustRequestBaseUrl list; never the request's Host) are allowed, so
+ * a payment link cannot send buyers to another site.
  */
-export function checkAfterUrl (value: string, allowed: AfterUrlOrigins | undefined, shopOrigin: () => string): string {
+export function checkAfterUrl (value: string, allowed: AfterUrlOrigins | undefined, shopOrigins: () => readonly string[]): string {
   if (!URL.canParse(value)) throw invalidAfterUrl('it is not an absolute URL')
   const url = new URL(value)
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidAfterUrl('only http and https URLs are allowed')
   if (url.username !== '' || url.password !== '') throw invalidAfterUrl('it must not carry credentials')
-  if (allowed !== '*' && !(allowed ?? [shopOrigin()]).includes(url.origin)) {
+  if (allowed !== '*' && !(allowed ?? shopOrigins()).includes(url.origin)) {
     throw invalidAfterUrl(`origin ${url.origin} is not allowed`)
   }
   return url.href

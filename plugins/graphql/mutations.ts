@@ -4,11 +4,11 @@ import {
 } from '../core/engine/index.ts'
 import { assertAuthorized, idempotencyKeyOf, loaderOf, logOf, type Context, type Runtime } from './context.ts'
 import { answer, isCode, withDefaultFields, withFields } from './errors.ts'
-import { canonicalJson } from './idempotency.ts'
 import {
   CancelPaymentArgs, CreatePaymentInput, MAX_DETAILS_BYTES, RefundPaymentArgs, check, checkAfterUrl, withoutNulls
 } from './inputs.ts'
 import { graphqlStatus, readStatus, supports } from './payment-fields.ts'
+import { PAYWIRE_ERR_GRAPHQL_OPERATION_NOT_SUPPORTED, PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND } from './codes.ts'
 
 /**
  * Back-office operations: the engine request they run (as messages name it) and the
@@ -44,13 +44,9 @@ function normalizedInput (runtime: Runtime, input: unknown): CreatePaymentInput 
     throw withFields(new errorCodes.PAYWIRE_ERR_VALIDATION('input.details', `must be at most ${MAX_DETAILS_BYTES} bytes of JSON`),
       { field: 'input.details' })
   }
-  const afterUrl = value.afterUrl === undefined ? undefined : checkAfterUrl(value.afterUrl, runtime.afterUrlOrigins, () => shopOrigin(runtime))
+  // The default origins come from the shop's configuration, never from the request's Host.
+  const afterUrl = value.afterUrl === undefined ? undefined : checkAfterUrl(value.afterUrl, runtime.afterUrlOrigins, () => runtime.paywire.getShopOrigins())
   return { ...value, currencyCode, afterUrl }
-}
-
-/** The origin of the shop's token URLs (per request when the base URL follows the request). */
-function shopOrigin (runtime: Runtime): string {
-  return new URL(runtime.paywire.getTokenFactory().tokenFactory.buildUrl('/', {})).origin
 }
 
 interface Created {
@@ -80,7 +76,7 @@ async function loadPayment (runtime: Runtime, context: Context, id: string, fres
   const loader = loaderOf(runtime, context)
   if (fresh) loader.clear(id)
   const payment = await loader.load(id)
-  if (payment === null) throw new errorCodes.PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND()
+  if (payment === null) throw new PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND()
   return payment
 }
 
@@ -91,44 +87,55 @@ interface Changed {
 
 /**
  * Refund and cancel: the payment must exist, its gateway must run the request server-side
- * and its status must allow it; then the gateway runs it on the payment (the storage
- * extension saves the change) and the new status is read back. A gateway that left the
- * details untouched did nothing (Payum gateways ignore requests their status rules out):
- * that is an OperationNotAllowed too, never a success.
+ * and its status must allow it; then the gateway runs it as the payment's only writer
+ * (claimed, read again, committed: Paywire.executeExclusive) and the new status is read
+ * back. A gateway that changed nothing did nothing (Payum gateways ignore requests their
+ * status rules out): that is an OperationNotAllowed too, never a success.
  */
 async function change (runtime: Runtime, context: Context, id: string, operation: BackOfficeOperation,
   createRequest: (model: unknown) => Generic): Promise<Changed> {
   const { paywire } = runtime
-  const payment = await loadPayment(runtime, context, id, true)
-  const { gatewayName } = payment
-  if (!paywire.hasGateway(gatewayName)) throw withFields(new errorCodes.PAYWIRE_ERR_UNKNOWN_GATEWAY(gatewayName, ''), { gateway: gatewayName })
-  const gateway = paywire.getGateway(gatewayName)
-  const spec = BACK_OFFICE_OPERATIONS[operation]
-  const notSupported = () => withFields(new errorCodes.PAYWIRE_ERR_GRAPHQL_OPERATION_NOT_SUPPORTED(gatewayName, spec.request),
-    { operation, gateway: gatewayName })
-  if (!supports(gateway, createRequest(new ArrayObject(structuredClone(payment.details))))) throw notSupported()
-  const before = await readStatus(paywire, payment)
-  const notAllowed = (error: unknown = new errorCodes.PAYWIRE_ERR_OPERATION_NOT_ALLOWED(spec.request, before)) =>
-    withDefaultFields(error, { operation, status: graphqlStatus(before) })
-  if (!(spec.from as readonly string[]).includes(before)) throw notAllowed()
-  const untouched = canonicalJson(payment.details)
-  let reply
+  const executor = paywire.getExclusiveExecutor()
+  const tokens = paywire.getTokenStorage()
+  const found = await loadPayment(runtime, context, id, true)
+  // Claimed before the checks, so they read what the gateway will run on.
+  const claim = await tokens.claimModel(paywire.getStorage(Payment).identify(found), executor.claimTtlMs)
+  let result
   try {
-    reply = await gateway.execute(createRequest(payment), { catchReply: true })
+    const payment = await loadPayment(runtime, context, id, true)
+    const { gatewayName } = payment
+    if (!paywire.hasGateway(gatewayName)) throw withFields(new errorCodes.PAYWIRE_ERR_UNKNOWN_GATEWAY(gatewayName, ''), { gateway: gatewayName })
+    const gateway = paywire.getGateway(gatewayName)
+    const spec = BACK_OFFICE_OPERATIONS[operation]
+    const notSupported = () => withFields(new PAYWIRE_ERR_GRAPHQL_OPERATION_NOT_SUPPORTED(gatewayName, spec.request),
+      { operation, gateway: gatewayName })
+    if (!supports(gateway, createRequest(new ArrayObject(structuredClone(payment.details))))) throw notSupported()
+    const before = await readStatus(paywire, payment)
+    const notAllowed = (error: unknown = new errorCodes.PAYWIRE_ERR_OPERATION_NOT_ALLOWED(spec.request, before)) =>
+      withDefaultFields(error, { operation, status: graphqlStatus(before) })
+    if (!(spec.from as readonly string[]).includes(before)) throw notAllowed()
+    try {
+      result = await executor.execute(gateway, payment, createRequest, { claim })
+    } catch (error) {
+      throw isCode(error, 'PAYWIRE_ERR_OPERATION_NOT_ALLOWED') ? notAllowed(error) : error
+    }
+    // A gateway that needs the buyer's browser (a redirect) cannot do this from the back office.
+    if (result.reply !== undefined) throw notSupported()
+    if (!result.changed) throw notAllowed()
   } catch (error) {
-    throw isCode(error, 'PAYWIRE_ERR_OPERATION_NOT_ALLOWED') ? notAllowed(error) : error
+    // The executor releases the claim itself; this is for the checks that failed before it ran.
+    await tokens.releaseClaim(claim).catch(() => {})
+    throw error
   }
-  // A gateway that needs the buyer's browser (a redirect) cannot do this from the back office.
-  if (reply !== undefined) throw notSupported()
-  if (canonicalJson(payment.details) === untouched) throw notAllowed()
-  return { paymentId: payment.id as string, status: graphqlStatus(await readStatus(paywire, payment)) }
+  const changed = result.request.firstModel as Payment
+  loaderOf(runtime, context).clear(id).prime(changed)
+  return { paymentId: changed.id as string, status: graphqlStatus(await readStatus(paywire, changed)) }
 }
 
 async function backOffice (runtime: Runtime, context: Context, operation: BackOfficeOperation, id: string, input: unknown,
   run: () => Promise<Changed>) {
   const key = idempotencyKeyOf(context)
-  const { result, replayed } = await runtime.idempotency.run(operation, key, input, () =>
-    runtime.idempotency.exclusive(`payment:${id}`, () => new errorCodes.PAYWIRE_ERR_GRAPHQL_PAYMENT_BUSY(), run))
+  const { result, replayed } = await runtime.idempotency.run(operation, key, input, run)
   return { payment: await loadPayment(runtime, context, result.paymentId), status: result.status, replayed }
 }
 

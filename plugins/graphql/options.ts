@@ -2,10 +2,12 @@ import { Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { MercuriusOptions } from 'mercurius'
 import { errorCodes } from '../core/engine/index.ts'
+import { refuseUnknownOptions } from '../core/engine/suggest.ts'
 import type { Authorize } from './context.ts'
 import type { IdempotencySettings } from './idempotency.ts'
 import type { IdempotencyStore } from './idempotency-stores.ts'
 import type { AfterUrlOrigins } from './inputs.ts'
+import type { GraphqlLimits } from './limits.ts'
 
 export const DEFAULT_MAX_PAGE_SIZE = 100
 
@@ -54,6 +56,12 @@ export interface PaywireGraphqlOptions {
   idempotency?: Partial<IdempotencySettings> & { store?: IdempotencyStore }
   /** The largest `first` of payments(). Default 100. */
   maxPageSize?: number
+  /**
+   * Bounds on each request to the GraphQL endpoint (aliases, root fields, cost, directives,
+   * batch size, introspection, suggestions); DEFAULT_LIMITS and defaultLimits() by default.
+   * `false` leaves bounding to the application.
+   */
+  limits?: Partial<GraphqlLimits> | false
 }
 
 const OptionsSchema = Type.Object({
@@ -62,15 +70,32 @@ const OptionsSchema = Type.Object({
     lockMs: Type.Optional(Type.Integer({ minimum: 1 })),
     waitMs: Type.Optional(Type.Integer({ minimum: 0 }))
   }, { additionalProperties: true })),
-  maxPageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 }))
+  maxPageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  limits: Type.Optional(Type.Union([Type.Literal(false), Type.Object({
+    maxAliases: Type.Optional(Type.Integer({ minimum: 0 })),
+    maxRootFields: Type.Optional(Type.Integer({ minimum: 1 })),
+    maxMutationFields: Type.Optional(Type.Integer({ minimum: 1 })),
+    maxCost: Type.Optional(Type.Integer({ minimum: 1 })),
+    maxDirectives: Type.Optional(Type.Integer({ minimum: 0 })),
+    maxBatch: Type.Optional(Type.Integer({ minimum: 1 })),
+    introspection: Type.Optional(Type.Boolean()),
+    suggestions: Type.Optional(Type.Boolean())
+  }, { additionalProperties: false })]))
 }, { additionalProperties: true })
 
 function fail (option: string, problem: string): never {
   throw new errorCodes.PAYWIRE_ERR_INVALID_OPTION(option, problem)
 }
 
+const OPTION_NAMES = ['mercurius', 'authorize', 'afterUrlOrigins', 'idempotency', 'maxPageSize', 'limits']
+const IDEMPOTENCY_OPTION_NAMES = ['store', 'ttlSeconds', 'lockMs', 'waitMs']
+
 /** Throws a coded error naming the first invalid option; answers the origins in their normalized form. */
 export function validateOptions (options: PaywireGraphqlOptions): AfterUrlOrigins | undefined {
+  // A misspelt option (authorise) would otherwise be dropped: back-office operations stay denied without a word.
+  refuseUnknownOptions('paywire-graphql', options, OPTION_NAMES)
+  const idempotency = options.idempotency
+  if (typeof idempotency === 'object' && idempotency !== null) refuseUnknownOptions('paywire-graphql', idempotency, IDEMPOTENCY_OPTION_NAMES, 'idempotency.')
   const error = Value.Errors(OptionsSchema, options).First()
   if (error !== undefined) fail(error.path.slice(1).replace(/\//g, '.'), error.message.toLowerCase())
   const { mercurius } = options

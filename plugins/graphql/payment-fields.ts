@@ -1,6 +1,6 @@
 import {
   ArrayObject, Authorize, Cancel, Capture, GetHumanStatus, Notify, Refund, Sync, findCurrency, formatMinorUnits, isMinorUnits,
-  type Gateway, type HumanStatusValue, type Payment, type Paywire
+  type Gateway, type HumanStatusValue, type Payment, type PaymentAmounts, type Paywire
 } from '../core/engine/index.ts'
 import { publicDetails } from '../core/done.ts'
 import type { Context } from './context.ts'
@@ -13,10 +13,32 @@ import { logOf } from './context.ts'
  * listed payment and could overwrite a concurrent capture with older data).
  */
 export async function readStatus (paywire: Paywire, payment: Payment): Promise<HumanStatusValue> {
-  if (!paywire.hasGateway(payment.gatewayName)) return 'unknown'
-  const status = new GetHumanStatus(new ArrayObject(structuredClone(payment.details)))
-  await paywire.getGateway(payment.gatewayName).execute(status)
-  return status.value
+  return (await statusRequest(paywire, payment))?.value ?? 'unknown'
+}
+
+/*
+ * One gateway read per payment object, shared by its status and amount fields. Objects come
+ * from the request's loader, and a payment that changed is a new object, so none is stale.
+ */
+const statusReads = new WeakMap<Payment, Promise<GetHumanStatus | undefined>>()
+
+function statusRequest (paywire: Paywire, payment: Payment): Promise<GetHumanStatus | undefined> {
+  let read = statusReads.get(payment)
+  if (read === undefined) {
+    read = (async () => {
+      if (!paywire.hasGateway(payment.gatewayName)) return undefined
+      const status = new GetHumanStatus(new ArrayObject(structuredClone(payment.details)))
+      await paywire.getGateway(payment.gatewayName).execute(status)
+      return status
+    })()
+    statusReads.set(payment, read)
+  }
+  return read
+}
+
+/** How much moved (minor units), when the payment's gateway tells; undefined otherwise. */
+export async function readAmounts (paywire: Paywire, payment: Payment): Promise<PaymentAmounts | undefined> {
+  return (await statusRequest(paywire, payment))?.amounts
 }
 
 export function graphqlStatus (status: HumanStatusValue): string {
@@ -61,11 +83,22 @@ export function capabilities (gateway: Gateway): Record<Capability, boolean> {
 }
 
 export function paymentFieldResolvers (paywire: Paywire) {
+  const amount = (field: keyof PaymentAmounts) => async (payment: Payment, _args: unknown, context: Context): Promise<number | null> => {
+    try {
+      return (await readAmounts(paywire, payment))?.[field] ?? null
+    } catch (error) {
+      logOf(context).error({ err: error, paymentId: payment.id }, 'paywire-graphql: the gateway could not read the amounts')
+      return null
+    }
+  }
   return {
     Payment: {
       totalAmountDecimal: (payment: Payment) => decimal(payment),
       details: (payment: Payment) => publicDetails(payment.details),
       localDetails,
+      capturedAmount: amount('captured'),
+      refundedAmount: amount('refunded'),
+      reversedAmount: amount('reversed'),
       status: async (payment: Payment, _args: unknown, context: Context) => {
         try {
           return graphqlStatus(await readStatus(paywire, payment))

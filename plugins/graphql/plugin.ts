@@ -2,26 +2,29 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import mercurius from 'mercurius'
 import { errorCodes } from '../core/engine/index.ts'
-import { RedisStorageBackend } from '../redis/redis-storage-backend.ts'
 import type { Runtime } from './context.ts'
 import { DEFAULT_IDEMPOTENCY, Idempotency } from './idempotency.ts'
-import { MemoryIdempotencyStore, RedisIdempotencyStore, type IdempotencyStore } from './idempotency-stores.ts'
+import { MemoryIdempotencyStore, type IdempotencyStore } from './idempotency-stores.ts'
 import { mutationResolvers } from './mutations.ts'
+import { addLimits, defaultLimits } from './limits.ts'
 import { DEFAULT_MAX_PAGE_SIZE, mercuriusOptions, validateOptions, type PaywireGraphqlOptions } from './options.ts'
 import { paymentFieldResolvers } from './payment-fields.ts'
 import { queryResolvers } from './queries.ts'
 import { JSONObjectScalar, MinorUnitsScalar } from './scalars.ts'
 import { RESULT_UNIONS, paywireSchema } from './schema.ts'
+import { PAYWIRE_ERR_GRAPHQL_SCHEMA_CONFLICT } from './codes.ts'
 
 /** Results and errors carry __typename; the only member without one is a payment, whatever its storage made it. */
 function resolveType (value: { __typename?: string }): string {
   return value.__typename ?? 'Payment'
 }
 
-/** Idempotency records live where payments live, so they are as shared and durable as the payments. */
+/**
+ * Idempotency records live where payments live (the backend's store, "<prefix>graphql:<key>"
+ * in Redis), so they are as shared and durable as the payments; in memory when the backend has none.
+ */
 function defaultStore (app: FastifyInstance): IdempotencyStore {
-  const backend = app.paywire.getStorageBackend()
-  return backend instanceof RedisStorageBackend ? new RedisIdempotencyStore(backend.client, backend.keyPrefix) : new MemoryIdempotencyStore()
+  return app.paywire.getStorageBackend().createIdempotencyStore?.('graphql') ?? new MemoryIdempotencyStore()
 }
 
 async function ensureMercurius (app: FastifyInstance, option: PaywireGraphqlOptions['mercurius']): Promise<void> {
@@ -39,7 +42,7 @@ function extendSchema (app: FastifyInstance, runtime: Runtime): void {
   try {
     app.graphql.extendSchema(paywireSchema({ hasMutationType: mutation !== undefined && mutation !== null }))
   } catch (error) {
-    throw new errorCodes.PAYWIRE_ERR_GRAPHQL_SCHEMA_CONFLICT((error as Error).message)
+    throw new PAYWIRE_ERR_GRAPHQL_SCHEMA_CONFLICT((error as Error).message)
   }
   const abstract: Record<string, { resolveType: typeof resolveType }> = { PaywireError: { resolveType } }
   for (const name of Object.keys(RESULT_UNIONS)) abstract[name] = { resolveType }
@@ -65,6 +68,7 @@ const paywireGraphqlPlugin: FastifyPluginAsync<PaywireGraphqlOptions> = async fu
     maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE
   }
   extendSchema(app, runtime)
+  if (options.limits !== false) addLimits(app, { ...defaultLimits(), ...options.limits })
 }
 
 /**

@@ -8,9 +8,10 @@ import {
   PaymentArgs, PaymentOutcomeArgs, PaymentsArgs, check, withoutNulls, type PaymentFilter
 } from './inputs.ts'
 import { capabilities, graphqlStatus, readStatus } from './payment-fields.ts'
+import { PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND } from './codes.ts'
 
 function paymentNotFound (): Error {
-  return new errorCodes.PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND()
+  return new PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND()
 }
 
 function invalid (field: string, problem: string): Error {

@@ -96,6 +96,12 @@ type Payment {
   ${MONEY_FIELDS}
   "Asked from the payment's gateway (GetHumanStatus) at each read; UNKNOWN when the gateway cannot tell."
   status: PaymentStatus!
+  "Taken from the payer, in minor units; null when the gateway does not tell (or nothing moved yet)."
+  capturedAmount: MinorUnits
+  "Given back by refunds, in minor units: below capturedAmount for a partial refund. Null when the gateway does not tell."
+  refundedAmount: MinorUnits
+  "Taken back by the payer's bank or the provider (reversals, chargebacks), in minor units. Null when the gateway does not tell."
+  reversedAmount: MinorUnits
   "The gateway's details, without the shop's local part and without secret-looking keys."
   details: JSONObject!
   "What the shop stored with the payment (CreatePaymentInput.details): kept under details.local, never sent to the gateway."

@@ -1,5 +1,11 @@
-import type { Redis } from 'ioredis'
-import { assertTokenTtls, type ModelClass, type Storage, type StorageBackend, type StorageOptions, type TokenStorage, type TokenTtls } from '../core/engine/index.ts'
+import { inspect } from 'node:util'
+import {
+  StorageBackend, assertTokenTtls,
+  type CommitSet, type ModelClass, type Storage, type StorageOptions, type TokenStorage, type TokenTtls
+} from '../core/engine/index.ts'
+import type { RedisClient } from './keys.ts'
+import { commitOnRedis } from './redis-commit.ts'
+import { RedisIdempotencyStore } from './redis-idempotency-store.ts'
 import { RedisStorage } from './redis-storage.ts'
 import { RedisTokenStorage } from './redis-token-storage.ts'
 
@@ -17,14 +23,17 @@ export const DEFAULT_INDEXES: Readonly<Record<string, string[]>> = {
   Payout: ['recipientId', 'recipientEmail']
 }
 
-/** Tokens and records in one Redis, under one key prefix. */
-export class RedisStorageBackend implements StorageBackend {
-  readonly client: Redis
+/** Tokens, claims and records in one Redis, under one key prefix; a request's commit is one script. */
+export class RedisStorageBackend extends StorageBackend {
+  readonly client: RedisClient
   readonly keyPrefix: string
   readonly #tokenTtl: TokenTtls
   readonly #indexes: Record<string, string[]>
+  /** Set once a storage was made: the backend keeps records, not only tokens (the plugin checks durability then). */
+  storesRecords = false
 
-  constructor (client: Redis, options: RedisStorageBackendOptions = {}) {
+  constructor (client: RedisClient, options: RedisStorageBackendOptions = {}) {
+    super()
     this.client = client
     this.keyPrefix = options.keyPrefix ?? 'paywire:'
     this.#tokenTtl = assertTokenTtls(options.tokenTtl ?? {}, 'tokenTtl')
@@ -37,6 +46,31 @@ export class RedisStorageBackend implements StorageBackend {
 
   createStorage<T extends object> (Model: ModelClass<T>, options: StorageOptions<T> = {}): Storage<T> {
     const indexes = options.indexes ?? this.#indexes[options.modelName ?? Model.name]
+    this.storesRecords = true
     return new RedisStorage(this.client, Model, { ...options, indexes, keyPrefix: this.keyPrefix })
+  }
+
+  /** One script per slot when every part lives in this Redis (see redis-commit.ts); step by step (the base class) otherwise. */
+  override async commit (set: CommitSet, tokens: TokenStorage): Promise<void> {
+    const own = tokens instanceof RedisTokenStorage && tokens.client === this.client && set.unstaged.length === 0 &&
+      set.writes.every((write) => write.storage instanceof RedisStorage && write.storage.client === this.client)
+    if (!own) return await super.commit(set, tokens)
+    await commitOnRedis(this.client, {
+      writes: set.writes,
+      invalidateTokens: set.invalidateTokens,
+      tombstoneTtlMs: tokens.usedTokenTtlMs,
+      claim: set.claim,
+      releaseClaim: set.releaseClaim,
+      tokenKeyOf: (hash) => tokens.tokenKey(hash)
+    })
+  }
+
+  /** The client's options and connection state hold its password: inspect() shows neither. */
+  [inspect.custom] (): string {
+    return `RedisStorageBackend { keyPrefix: '${this.keyPrefix}', client: Redis { status: '${this.client.status}' } }`
+  }
+
+  override createIdempotencyStore (namespace: string): RedisIdempotencyStore {
+    return new RedisIdempotencyStore(this.client, this.keyPrefix, namespace)
   }
 }

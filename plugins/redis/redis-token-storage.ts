@@ -1,7 +1,8 @@
-import type { Redis } from 'ioredis'
 import {
-  Token, TokenStorage, assertTokenTtls, errorCodes, newLockId, tokenTtlSeconds, type TokenClaim, type TokenJSON, type TokenTtls
+  Token, TokenStorage, assertTokenTtls, errorCodes, newClaimId, tokenTtlSeconds, tokenUsedError,
+  type Claim, type Identity, type TokenClaim, type TokenJSON, type TokenTtls, type UsedToken
 } from '../core/engine/index.ts'
+import { USED_MARKER, claimKey, claimKeyOfTokenHash, guarded, hashTag, tokenKey, type RedisClient } from './keys.ts'
 import { defineScript, type ScriptCall } from './scripts.ts'
 
 export interface RedisTokenStorageOptions {
@@ -12,13 +13,15 @@ export interface RedisTokenStorageOptions {
 }
 
 /*
- * find + lock in one round trip: answers the token JSON when the lock was taken (holding
- * the caller's lock id), 0 when another request holds it, nil when there is no such token.
- *   KEYS: token, lock   ARGV: lock ms, lock id
+ * find + claim in one round trip: answers the token JSON when the claim was taken
+ * (holding the caller's claim id), 0 when another request holds it, the stored value when
+ * the token was used ("used:" + its JSON), nil when there is no such token.
+ *   KEYS: token, claim   ARGV: claim ms, claim id
  */
 const CLAIM_SCRIPT = `
 local token = redis.call('GET', KEYS[1])
 if not token then return nil end
+if string.sub(token, 1, 5) == 'used:' then return token end
 if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[1]) then return token end
 return 0`
 
@@ -34,92 +37,149 @@ for i, key in ipairs(KEYS) do
 end
 return #KEYS`
 
-/* Releases the lock only for the request holding it.   KEYS: lock   ARGV: lock id */
-const UNLOCK_SCRIPT = `
+/* Extends the claim only for the request holding it.   KEYS: claim   ARGV: claim id, ms */
+const RENEW_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`
+
+/* Releases the claim only for the request holding it.   KEYS: claim   ARGV: claim id */
+const RELEASE_SCRIPT = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`
 
 /*
- * Deletes the token (answering 1 only to the caller that removed it), and its lock when
- * the caller holds it.   KEYS: token, lock   ARGV: lock id or ''
+ * Uses the token up: it stays, marked used, for the used-token lifetime; 1 only for the
+ * caller that used it.   KEYS: token   ARGV: used-token lifetime in ms (0: no expiry)
  */
 const INVALIDATE_SCRIPT = `
-local removed = redis.call('DEL', KEYS[1])
-if ARGV[1] ~= '' and redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
-return removed`
+local token = redis.call('GET', KEYS[1])
+if not token or string.sub(token, 1, 5) == 'used:' then return 0 end
+if tonumber(ARGV[1]) > 0 then redis.call('SET', KEYS[1], 'used:' .. token, 'PX', ARGV[1]) else redis.call('SET', KEYS[1], 'used:' .. token) end
+return 1`
 
 /**
- * Tokens in Redis, as JSON strings that expire by kind. Invalidation deletes the token in
- * one atomic step, so when two requests race, exactly one of them removes it.
+ * Tokens in Redis, as JSON strings that expire by kind, and the claims on payments. A
+ * token and its payment's claim share a hash tag (the start of the token's hash), so a
+ * token route finds the token and claims the payment in one script. Using a token up marks
+ * it used in one atomic step, so when two requests race, exactly one of them uses it.
  */
 export class RedisTokenStorage extends TokenStorage {
-  readonly client: Redis
-  readonly #prefix: string
+  readonly client: RedisClient
+  readonly keyPrefix: string
   readonly #ttl: TokenTtls
   readonly #saveTokens: ScriptCall<number>
   readonly #claimToken: ScriptCall<string | 0 | null>
-  readonly #unlockToken: ScriptCall<number>
+  readonly #renewClaim: ScriptCall<number>
+  readonly #releaseClaim: ScriptCall<number>
   readonly #invalidateToken: ScriptCall<number>
 
-  constructor (client: Redis, options: RedisTokenStorageOptions = {}) {
+  constructor (client: RedisClient, options: RedisTokenStorageOptions = {}) {
     super()
     this.client = client
-    this.#prefix = `${options.keyPrefix ?? 'paywire:'}token:`
+    this.keyPrefix = options.keyPrefix ?? 'paywire:'
     this.#ttl = assertTokenTtls(options.ttl ?? {}, 'ttl')
     this.#saveTokens = defineScript(client, 'paywireSaveTokens', null, SAVE_SCRIPT)
     this.#claimToken = defineScript(client, 'paywireClaimToken', 2, CLAIM_SCRIPT)
-    this.#unlockToken = defineScript(client, 'paywireUnlockToken', 1, UNLOCK_SCRIPT)
-    this.#invalidateToken = defineScript(client, 'paywireInvalidateToken', 2, INVALIDATE_SCRIPT)
+    this.#renewClaim = defineScript(client, 'paywireRenewClaim', 1, RENEW_SCRIPT)
+    this.#releaseClaim = defineScript(client, 'paywireReleaseClaim', 1, RELEASE_SCRIPT)
+    this.#invalidateToken = defineScript(client, 'paywireInvalidateToken', 1, INVALIDATE_SCRIPT)
+  }
+
+  /** How long a used token is remembered: as long as the done page it leads to (ms, 0: forever). */
+  get usedTokenTtlMs (): number {
+    return ttlMs(tokenTtlSeconds('after', this.#ttl))
   }
 
   /** All tokens in one script call: one round trip, shared with whatever else is sent in the same tick. */
   async save (tokens: readonly Token[]): Promise<void> {
     if (tokens.length === 0) return
-    const keys: string[] = []
-    const args: Array<string | number> = []
+    // One call per hash slot on a Cluster (a payment's tokens share one); one call on a single Redis.
+    const calls = new Map<string, { keys: string[], args: Array<string | number> }>()
     for (const token of tokens) {
-      const ttl = tokenTtlSeconds(token.kind, this.#ttl)
-      keys.push(this.#key(token.hash))
-      // Milliseconds, so lifetimes below a second (tests, demos) work as in the memory store.
-      args.push(JSON.stringify(token), ttl > 0 ? Math.max(1, Math.round(ttl * 1000)) : 0)
+      const key = this.tokenKey(token.hash)
+      const slot = this.client.isCluster ? hashTag(key) : ''
+      let call = calls.get(slot)
+      if (call === undefined) calls.set(slot, call = { keys: [], args: [] })
+      call.keys.push(key)
+      call.args.push(JSON.stringify(token), ttlMs(tokenTtlSeconds(token.kind, this.#ttl)))
     }
-    await this.#saveTokens(keys.length, ...keys, ...args)
+    await Promise.all([...calls.values()].map(({ keys, args }) => guarded(this.#saveTokens(keys.length, ...keys, ...args))))
   }
 
   async find (hash: string): Promise<Token | null> {
-    return parse(await this.client.get(this.#key(hash)))
+    const stored = await guarded(this.client.get(this.tokenKey(hash)))
+    return stored === null || stored.startsWith(USED_MARKER) ? null : parse(stored)
   }
 
-  override async claim (hash: string, lockMs: number): Promise<TokenClaim | null> {
-    const lockId = newLockId()
-    const answer = await this.#claimToken(this.#key(hash), this.#lockKey(hash), lockMs, lockId)
-    if (answer === 0) throw new errorCodes.PAYWIRE_ERR_TOKEN_IN_USE()
+  async findUsed (hash: string): Promise<UsedToken | null> {
+    const stored = await guarded(this.client.get(this.tokenKey(hash)))
+    return stored === null || !stored.startsWith(USED_MARKER) ? null : usedOf(stored)
+  }
+
+  override claimKey (identity: Identity): string {
+    return claimKey(this.keyPrefix, identity)
+  }
+
+  override tokenClaimKey (token: Token): string {
+    return token.details === null ? claimKeyOfTokenHash(this.keyPrefix, token.hash) : this.claimKey(token.details)
+  }
+
+  override async claim (hash: string, ttlMs: number): Promise<TokenClaim | null> {
+    const id = newClaimId()
+    const key = claimKeyOfTokenHash(this.keyPrefix, hash)
+    let answer
+    try {
+      answer = await guarded(this.#claimToken(this.tokenKey(hash), key, ttlMs, id))
+    } catch (error) {
+      // A claim that timed out may still be applied when Redis answers again: a release
+      // sent after it on the same connection is applied after it, so the buyer's retry
+      // does not find the payment busy for a whole claim lifetime.
+      this.#releaseClaim(key, id).catch(() => {})
+      throw error
+    }
+    if (answer === 0) throw new errorCodes.PAYWIRE_ERR_PAYMENT_BUSY()
+    if (answer === null) return null
+    if (answer.startsWith(USED_MARKER)) throw tokenUsedError(usedOf(answer))
     const token = parse(answer)
-    return token === null ? null : { token, lockId }
+    // A token not made by the token factory (its hash does not start with its model's tag)
+    // has its payment's claim elsewhere: take that one instead.
+    const expected = this.tokenClaimKey(token)
+    if (expected === key) return { token, claim: { key, id } }
+    await this.releaseClaim({ key, id })
+    return { token, claim: await this.claimByKey(expected, ttlMs) }
   }
 
-  async invalidate (hash: string, lockId = ''): Promise<boolean> {
-    return await this.#invalidateToken(this.#key(hash), this.#lockKey(hash), lockId) === 1
+  async invalidate (hash: string): Promise<boolean> {
+    return await guarded(this.#invalidateToken(this.tokenKey(hash), this.usedTokenTtlMs)) === 1
   }
 
-  async lock (hash: string, ttlMs: number): Promise<string | null> {
-    const lockId = newLockId()
-    return await this.client.set(this.#lockKey(hash), lockId, 'PX', ttlMs, 'NX') === 'OK' ? lockId : null
+  async acquireClaim (key: string, ttlMs: number): Promise<string | null> {
+    const id = newClaimId()
+    return await guarded(this.client.set(key, id, 'PX', ttlMs, 'NX')) === 'OK' ? id : null
   }
 
-  async unlock (hash: string, lockId: string): Promise<void> {
-    await this.#unlockToken(this.#lockKey(hash), lockId)
+  async renewClaim (claim: Claim, ttlMs: number): Promise<boolean> {
+    return await guarded(this.#renewClaim(claim.key, claim.id, ttlMs)) === 1
   }
 
-  #key (hash: string): string {
-    return `${this.#prefix}${hash}`
+  async releaseClaim (claim: Claim): Promise<void> {
+    await guarded(this.#releaseClaim(claim.key, claim.id))
   }
 
-  #lockKey (hash: string): string {
-    return `${this.#prefix}${hash}:lock`
+  tokenKey (hash: string): string {
+    return tokenKey(this.keyPrefix, hash)
   }
 }
 
-function parse (json: string | null): Token | null {
-  return json === null ? null : Token.fromJSON(JSON.parse(json) as TokenJSON)
+/** Seconds → milliseconds, so lifetimes below a second (tests, demos) work as in the memory store; 0 stays 0. */
+function ttlMs (seconds: number): number {
+  return seconds > 0 ? Math.max(1, Math.round(seconds * 1000)) : 0
+}
+
+function parse (json: string): Token {
+  return Token.fromJSON(JSON.parse(json) as TokenJSON)
+}
+
+function usedOf (stored: string): UsedToken {
+  return { afterUrl: parse(stored.slice(USED_MARKER.length)).afterUrl }
 }

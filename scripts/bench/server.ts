@@ -1,21 +1,32 @@
 /*
  * One benchmarked application in its own process, so the load driver and each server have
- * their own CPU time and memory: `--app paywire|floor --redis <url> --prefix <key prefix>`.
+ * their own CPU time and memory:
+ *   --app paywire|floor --redis <url> --prefix <key prefix>
+ *   --app paywire-pg|floor-pg --database <url> --schema <schema>
  * Prints {"port": n} once listening; GET /__bench/memory answers process.memoryUsage().
  */
 import { parseArgs } from 'node:util'
 import type { FastifyInstance } from 'fastify'
 import { buildDemoShop } from '../../app.ts'
 import { buildFloorApp } from './floor-app.ts'
+import { buildFloorPgApp } from './floor-pg-app.ts'
 
-const { values } = parseArgs({ options: { app: { type: 'string' }, redis: { type: 'string' }, prefix: { type: 'string' } } })
+const { values } = parseArgs({
+  options: { app: { type: 'string' }, redis: { type: 'string' }, prefix: { type: 'string' }, database: { type: 'string' }, schema: { type: 'string' } }
+})
 const redisUrl = values.redis as string
 const prefix = values.prefix as string
 
-const app: FastifyInstance = values.app === 'floor'
-  ? await buildFloorApp(redisUrl, prefix)
-  : await buildDemoShop({ redisUrl, redisKeyPrefix: prefix, paypal: false, logger: false })
+async function build (): Promise<FastifyInstance> {
+  switch (values.app) {
+    case 'floor': return await buildFloorApp(redisUrl, prefix)
+    case 'floor-pg': return await buildFloorPgApp(values.database as string, values.schema as string)
+    case 'paywire-pg': return await buildDemoShop({ databaseUrl: values.database, databaseSchema: values.schema, paypal: false, logger: false })
+    default: return await buildDemoShop({ redisUrl, redisKeyPrefix: prefix, paypal: false, logger: false })
+  }
+}
 
+const app = await build()
 app.get('/__bench/memory', async () => process.memoryUsage())
 const address = await app.listen({ port: 0, host: '127.0.0.1' })
 process.stdout.write(`${JSON.stringify({ port: Number(new URL(address).port) })}\n`)

@@ -2,15 +2,15 @@ import { diagnosePaywire, type GatewayDiagnosis } from '../../plugins/core/engin
 import { loadPaywire } from './load.ts'
 
 export const EXIT_OK = 0
-/** --strict: something would break in 3.0. */
+/** --strict: something would break in the next major version. */
 export const EXIT_DEPRECATED = 1
 /** A gateway cannot be built or an action cannot get its API (always), or the setup could not be loaded. */
 export const EXIT_ERRORS = 2
 
-export const USAGE = 'Usage: npm run doctor -- <module>[#export] [--strict]\n' +
+export const USAGE = 'Usage: paywire doctor <module>[#export] [--strict]\n' +
   '  <module>  exports (default, paywire, builder or app) a PaywireBuilder, a Paywire, a Fastify app with the\n' +
   '            paywire plugin, or a function returning one of them; #export picks another export name.\n' +
-  '  --strict  exit with 1 when a gateway uses something deprecated (removed in 3.0).\n'
+  '  --strict  exit with 1 when a gateway uses something deprecated (removed in the next major version).\n'
 
 export interface DoctorIo {
   out: (text: string) => void
@@ -37,7 +37,7 @@ export function formatReport (diagnoses: readonly GatewayDiagnosis[]): string {
   const lines = table.map((row) => row.map((cell, column) => column < widths.length ? cell.padEnd(widths[column] as number) : cell).join('  ').trimEnd())
   const deprecated = diagnoses.filter((diagnosis) => diagnosis.deprecations.length > 0).length
   const failed = diagnoses.filter((diagnosis) => diagnosis.errors.length > 0).length
-  lines.push('', `${diagnoses.length} gateway(s) checked, ${deprecated} using deprecated APIs (removed in 3.0), ${failed} with errors.`)
+  lines.push('', `${diagnoses.length} gateway(s) checked, ${deprecated} using deprecated APIs (removed in the next major version), ${failed} with errors.`)
   if (deprecated > 0) lines.push('Migrate them with MIGRATION.md; run the doctor with --strict in CI to fail on deprecations.')
   return `${lines.join('\n')}\n`
 }

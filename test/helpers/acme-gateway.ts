@@ -21,6 +21,7 @@ export class AcmeApi {
 }
 
 export class AcmeCaptureAction {
+  static readonly inject = ['api']
   readonly api: AcmeApi
   constructor (api: AcmeApi) {
     this.api = api

@@ -1,7 +1,7 @@
 /* An action that does not receive its API object, in both styles. */
 import {
   GatewayFactory, autowire, serviceId, type ContainerConfiguration, type HttpClient, type LegacyConfig, type LegacyMessageFactory
-} from '../../../plugins/core/engine/index.ts'
+} from 'paywire/engine'
 import { ConvertPaymentAction } from '../shared/convert-payment-action.ts'
 import { StatusAction } from '../shared/status-action.ts'
 import { AcmeApi as AcmeApiV1, CaptureAction as CaptureActionV1 } from '../v1/index.ts'

@@ -1,5 +1,5 @@
 /* PAYWIRE_ERR_CIRCULAR_DEPENDENCY: a definition that builds, with the container, what needs it. */
-import { HttpClient, factory, serviceId, type ContainerConfiguration } from '../../../plugins/core/engine/index.ts'
+import { HttpClient, factory, serviceId, type ContainerConfiguration } from 'paywire/engine'
 import { AcmeApi, AcmeGatewayFactory, CaptureAction } from '../v2/index.ts'
 
 // #region broken

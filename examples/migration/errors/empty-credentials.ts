@@ -1,5 +1,5 @@
 /* PAYWIRE_ERR_REQUIRED_OPTION: a 1.x factory's API built without its credentials. */
-import type { Paywire } from '../../../plugins/core/engine/index.ts'
+import type { Paywire } from 'paywire/engine'
 import { shopBuilder } from '../shop.ts'
 import { AcmeGatewayFactory } from '../v1/index.ts'
 

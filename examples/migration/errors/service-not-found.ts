@@ -1,5 +1,5 @@
 /* PAYWIRE_ERR_SERVICE_NOT_FOUND: a service referenced by a string instead of its class. */
-import { autowire, get, serviceId, type ContainerConfiguration } from '../../../plugins/core/engine/index.ts'
+import { autowire, get, serviceId, type ContainerConfiguration } from 'paywire/engine'
 import { AcmeGatewayFactory, CaptureAction } from '../v2/index.ts'
 
 // #region broken

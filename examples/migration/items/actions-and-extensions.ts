@@ -1,7 +1,7 @@
 /* PAYWIREDEP005: adding actions and extensions, one of them first. */
 import {
   Refund, type Action, type ActionEntry, type Context, type Extension, type ExtensionEntry, type LegacyConfig
-} from '../../../plugins/core/engine/index.ts'
+} from 'paywire/engine'
 import { AcmeGatewayFactory as AcmeV1 } from '../v1/index.ts'
 import { AcmeGatewayFactory as AcmeV2 } from '../v2/index.ts'
 

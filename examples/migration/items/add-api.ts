@@ -1,5 +1,5 @@
 /* PAYWIREDEP006: a gateway assembled by hand, given to addGateway(name, gateway). */
-import { Gateway, HttpClient, LegacyMessageFactory } from '../../../plugins/core/engine/index.ts'
+import { Gateway, HttpClient, LegacyMessageFactory } from 'paywire/engine'
 import { AcmeApi as AcmeApiV1, CaptureAction as CaptureActionV1 } from '../v1/index.ts'
 import { AcmeApi as AcmeApiV2, CaptureAction as CaptureActionV2 } from '../v2/index.ts'
 

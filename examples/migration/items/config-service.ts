@@ -1,6 +1,6 @@
 /* PAYWIREDEP011: services read from the mutable config by closures. */
 import { createHmac } from 'node:crypto'
-import { autowire, get, serviceId, type ContainerConfiguration, type LegacyConfig } from '../../../plugins/core/engine/index.ts'
+import { autowire, get, serviceId, type ContainerConfiguration, type LegacyConfig } from 'paywire/engine'
 import { AcmeGatewayFactory as AcmeV1 } from '../v1/index.ts'
 import { AcmeGatewayFactory as AcmeV2 } from '../v2/index.ts'
 

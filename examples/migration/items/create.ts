@@ -1,5 +1,5 @@
 /* PAYWIREDEP004: building a gateway. */
-import { PaywireBuilder, type Gateway } from '../../../plugins/core/engine/index.ts'
+import { PaywireBuilder, type Gateway } from 'paywire/engine'
 import { AcmeGatewayFactory as AcmeV1 } from '../v1/index.ts'
 import { AcmeGatewayFactory as AcmeV2 } from '../v2/index.ts'
 

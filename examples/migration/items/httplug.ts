@@ -2,7 +2,7 @@
 import {
   HttpClient, autowire, get, serviceId,
   type ContainerConfiguration, type LegacyConfig, type LegacyMessageFactory, type LegacyStreamFactory
-} from '../../../plugins/core/engine/index.ts'
+} from 'paywire/engine'
 import { AcmeGatewayFactory as AcmeV1 } from '../v1/index.ts'
 import { AcmeGatewayFactory as AcmeV2 } from '../v2/index.ts'
 

@@ -1,4 +1,4 @@
-import { ArrayObject, Capture, Refund, assertMinorUnits, errorCodes } from '../../../plugins/core/engine/index.ts'
+import { ArrayObject, Capture, Refund, assertMinorUnits, errorCodes } from 'paywire/engine'
 import { AcmeField, AcmeStatus, type AcmeCharge } from './acme-protocol.ts'
 
 /** What the actions need from the API; both versions of AcmeApi have it. */

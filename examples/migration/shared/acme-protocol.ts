@@ -3,7 +3,7 @@
  * share. Only how the factory is written (and how actions get the API) differs between
  * v1/ (the 1.x style) and v2/ (migrated by the six rules of MIGRATION.md).
  */
-import { providerError, type HttpClientResponse } from '../../../plugins/core/engine/index.ts'
+import { providerError, type HttpClientResponse } from 'paywire/engine'
 
 export const AcmeField = {
   CHARGE_ID: 'acme_charge_id',

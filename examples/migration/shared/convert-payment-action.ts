@@ -1,4 +1,4 @@
-import { ArrayObject, Convert, Payment, type Action } from '../../../plugins/core/engine/index.ts'
+import { ArrayObject, Convert, Payment, type Action } from 'paywire/engine'
 
 /** Payment → Acme details; needs no API, so it is the same in both versions. */
 export class ConvertPaymentAction implements Action {

@@ -1,4 +1,4 @@
-import { ArrayObject, BaseGetStatus, type Action } from '../../../plugins/core/engine/index.ts'
+import { ArrayObject, BaseGetStatus, type Action } from 'paywire/engine'
 import { AcmeField, AcmeStatus } from './acme-protocol.ts'
 
 /** Needs no API, so it is the same in both versions. */

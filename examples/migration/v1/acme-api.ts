@@ -1,4 +1,4 @@
-import type { HttpClient, LegacyMessageFactory } from '../../../plugins/core/engine/index.ts'
+import type { HttpClient, LegacyMessageFactory } from 'paywire/engine'
 import { acmeHeaders, acmeUrl, readAcmeResponse, type AcmeCharge } from '../shared/acme-protocol.ts'
 
 export interface AcmeApiOptions {

@@ -1,12 +1,12 @@
 import {
   GatewayFactory, type HttpClient, type LegacyConfig, type LegacyMessageFactory
-} from '../../../plugins/core/engine/index.ts'
+} from 'paywire/engine'
 import { ConvertPaymentAction } from '../shared/convert-payment-action.ts'
 import { StatusAction } from '../shared/status-action.ts'
 import { AcmeApi } from './acme-api.ts'
 import { CaptureAction, RefundAction } from './actions.ts'
 
-/** The Acme gateway factory as written for Paywire 1.x: it still works in 2.0, and warns. */
+/** The Acme gateway factory written in the 1.x style: it still works, and warns. */
 // #region class
 export class AcmeGatewayFactory extends GatewayFactory {
 // #endregion class

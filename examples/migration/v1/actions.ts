@@ -1,4 +1,4 @@
-import { ApiAware, type Action, type Capture, type Refund } from '../../../plugins/core/engine/index.ts'
+import { ApiAware, type Action, type Capture, type Refund } from 'paywire/engine'
 import { capture, refund, supportsCapture, supportsRefund } from '../shared/acme-operations.ts'
 import { AcmeApi } from './acme-api.ts'
 

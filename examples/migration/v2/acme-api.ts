@@ -1,4 +1,4 @@
-import { errorCodes, type HttpClient } from '../../../plugins/core/engine/index.ts'
+import { errorCodes, type HttpClient } from 'paywire/engine'
 import { acmeHeaders, acmeUrl, readAcmeResponse, type AcmeCharge } from '../shared/acme-protocol.ts'
 
 /** The Acme API client, 2.0 style: an autowire() definition gives it its options and the HttpClient. */

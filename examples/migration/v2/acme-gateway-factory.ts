@@ -1,7 +1,7 @@
 import {
   CoreGatewayFactory, HttpClient, autowire, get, serviceId,
   type ActionEntry, type ContainerConfiguration
-} from '../../../plugins/core/engine/index.ts'
+} from 'paywire/engine'
 import { ConvertPaymentAction } from '../shared/convert-payment-action.ts'
 import { StatusAction } from '../shared/status-action.ts'
 import { AcmeApi } from './acme-api.ts'

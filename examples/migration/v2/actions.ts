@@ -1,9 +1,11 @@
-import type { Action, Capture, Refund } from '../../../plugins/core/engine/index.ts'
+import type { Action, Capture, Refund } from 'paywire/engine'
 import { capture, refund, supportsCapture, supportsRefund } from '../shared/acme-operations.ts'
 import type { AcmeApi } from './acme-api.ts'
 
 // #region capture-action
 export class CaptureAction implements Action {
+  /** The constructor's parameter names, in order: constructorParameter('api', ...) maps to them. */
+  static readonly inject = ['api']
   readonly api: AcmeApi
 
   constructor (api: AcmeApi) {
@@ -21,6 +23,7 @@ export class CaptureAction implements Action {
 // #endregion capture-action
 
 export class RefundAction implements Action {
+  static readonly inject = ['api']
   readonly api: AcmeApi
 
   constructor (api: AcmeApi) {

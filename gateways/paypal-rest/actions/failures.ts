@@ -18,11 +18,27 @@ const TRANSIENT_STATUSES = new Set([401, 409, 429])
 export function recordFailure (record: PaypalRecord, error: unknown): void {
   if (!isPaypalCallError(error)) throw error
   record.error = error.paypal
-  if (isOutcomeUnknown(error) || TRANSIENT_STATUSES.has(error.httpStatus as number)) throw error
+  if (!isFinalRefusal(error)) throw error
   record.state = FINAL_ERRORS[error.paypal.name] ?? 'failed'
+}
+
+/** PayPal looked at the call and said no (a 4xx other than 401/409/429): the same call will never work. */
+export function isFinalRefusal (error: PaypalCallError): boolean {
+  return !isOutcomeUnknown(error) && !TRANSIENT_STATUSES.has(error.httpStatus as number)
 }
 
 /** No answer or a 5xx, even after retries: PayPal may or may not have done the work. */
 export function isOutcomeUnknown (error: PaypalCallError): boolean {
   return error.httpStatus === undefined || error.httpStatus >= 500
+}
+
+/**
+ * Refusals of execute that the buyer can still put right: PayPal has no approval yet
+ * (PAYMENT_NOT_APPROVED_FOR_EXECUTION: an early or forged return), or not from this payer
+ * (INVALID_PAYER_ID: a wrong PayerID in the URL). The real buyer may approve and come back.
+ */
+const BUYER_CAN_STILL_APPROVE: ReadonlySet<string> = new Set(['PAYMENT_NOT_APPROVED_FOR_EXECUTION', 'INVALID_PAYER_ID'])
+
+export function buyerCanStillApprove (error: PaypalCallError): boolean {
+  return BUYER_CAN_STILL_APPROVE.has(error.paypal.name)
 }

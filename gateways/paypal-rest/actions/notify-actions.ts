@@ -1,9 +1,12 @@
 import {
-  GatewayAwareAction, GetHttpRequest, HttpResponse, Notify, Payment, type Action, type Logger, type StorageRegistry
+  GatewayAwareAction, GetHttpRequest, HttpResponse, Identity, Notify, Payment,
+  type Action, type ExclusiveExecutor, type Logger, type PaywireEvents, type StorageRegistry, type UnmatchedNotification
 } from '../../../plugins/core/engine/index.ts'
-import type { PaypalResource, PaypalRestApi } from '../api.ts'
-import { isProgress, paypalStatus, recordOf, type PaypalRecord } from '../details.ts'
+import type { PaypalRestApi } from '../api.ts'
+import type { PaypalRestConfig } from '../config.ts'
+import { recordOf, type PaypalRecord } from '../details.ts'
 import { PaymentDetails } from '../model/payment-details.ts'
+import type { PaypalViews } from '../views.ts'
 import type { PaypalWebhookVerifier } from '../webhook-verifier.ts'
 
 export interface WebhookEvent {
@@ -13,15 +16,13 @@ export interface WebhookEvent {
   resource?: Record<string, any>
 }
 
-/** A verified webhook event for one stored payment, with PayPal's current view of that payment. */
+/** A verified webhook event for one stored payment (its model, or its identity until the storage loads it). */
 export class PaypalWebhookNotify extends Notify {
   readonly event: WebhookEvent
-  readonly payment: PaypalResource
 
-  constructor (model: unknown, event: WebhookEvent, payment: PaypalResource) {
+  constructor (model: unknown, event: WebhookEvent) {
     super(model)
     this.event = event
-    this.payment = payment
   }
 }
 
@@ -45,25 +46,43 @@ function seenBefore (record: PaypalRecord, event: WebhookEvent): boolean {
   return Array.isArray(record.paywire_webhook_events) && record.paywire_webhook_events.includes(event.id)
 }
 
+/** The ids an event names (payment, sale, refund...): what the shop needs to find the money, and nothing about the payer. */
+function resourceIds (event: WebhookEvent, paymentId: string): Record<string, string> {
+  const ids: Record<string, string> = { payment: paymentId }
+  const resource = event.resource ?? {}
+  if (typeof resource.id === 'string' && resource.id !== paymentId) ids[event.resource_type ?? 'resource'] = resource.id
+  if (typeof resource.sale_id === 'string') ids.sale = resource.sale_id
+  return ids
+}
+
 /**
  * PayPal webhooks arrive on the gateway-wide notify route (one static URL per account).
  * The delivery is verified first; then the payment it concerns is found by PayPal's
- * payment id. Events arrive late, twice and out of order, so PayPal's current view of the
- * payment is fetched rather than trusting the event. Unknown payments are acknowledged,
- * so PayPal stops retrying.
+ * payment id and the event runs on it as its only writer (ExclusiveExecutor): claimed,
+ * read fresh, committed. A payment another request holds answers 409
+ * (PAYWIRE_ERR_PAYMENT_BUSY), and PayPal delivers the event again later.
+ *
+ * An event about a payment Paywire does not know is money with no home: logged at error
+ * with PayPal's ids, emitted as `money.unmatched`, and acknowledged — PayPal would
+ * otherwise redeliver it for days, and the event is the shop's signal.
  */
 export class NotifyNullAction extends GatewayAwareAction {
   readonly verifier: PaypalWebhookVerifier
-  readonly api: PaypalRestApi
   readonly storages: StorageRegistry
+  readonly executor: ExclusiveExecutor
+  readonly events: PaywireEvents
   readonly logger: Logger
+  readonly config: PaypalRestConfig
 
-  constructor (verifier: PaypalWebhookVerifier, api: PaypalRestApi, storages: StorageRegistry, logger: Logger) {
+  constructor (verifier: PaypalWebhookVerifier, storages: StorageRegistry, executor: ExclusiveExecutor, events: PaywireEvents,
+    logger: Logger, config: PaypalRestConfig) {
     super()
     this.verifier = verifier
-    this.api = api
     this.storages = storages
+    this.executor = executor
+    this.events = events
     this.logger = logger
+    this.config = config
   }
 
   supports (request: unknown): boolean {
@@ -77,17 +96,15 @@ export class NotifyNullAction extends GatewayAwareAction {
     if (event === undefined) throw refuse('Not a PayPal webhook event.')
     if (!await this.verifier.verify(http)) throw refuse('Webhook signature verification failed.')
     const paymentId = event.resource?.parent_payment ?? (event.resource_type === 'payment' ? event.resource?.id : undefined)
-    const known = typeof paymentId === 'string' ? await this.#find(paymentId) : undefined
-    if (known === undefined) {
-      this.logger.info({ paypal: { event: event.id, type: event.event_type } }, 'PayPal webhook for no known payment: acknowledged')
+    if (typeof paymentId !== 'string') {
+      this.logger.info({ paypal: { gateway: this.config.gatewayName, event: event.id, type: event.event_type } }, 'PayPal webhook about no payment: acknowledged')
       return
     }
-    if (seenBefore(known instanceof Payment ? known.details : known as PaypalRecord, event)) return
-    const payment = await this.api.getPayment(paymentId)
-    // Loaded again after PayPal answered, and saved at once: a capture that ended meanwhile
-    // is not overwritten, a payment deleted meanwhile is not brought back.
-    const model = await this.#find(paymentId)
-    if (model !== undefined) await this.gateway.execute(new PaypalWebhookNotify(model, event, payment))
+    const known = await this.#find(paymentId)
+    if (known === undefined) return await this.#unmatched(event, paymentId)
+    // A redelivery of an event already processed costs no claim and no PayPal call.
+    if (seenBefore((known instanceof Payment ? known.details : known) as PaypalRecord, event)) return
+    await this.executor.execute(this.gateway, known, (target) => new PaypalWebhookNotify(target, event))
   }
 
   async #find (paymentId: string): Promise<object | undefined> {
@@ -96,23 +113,62 @@ export class NotifyNullAction extends GatewayAwareAction {
     const [details] = this.storages.has(PaymentDetails) ? await this.storages.get(PaymentDetails).findBy({ id: paymentId }, { limit: 1 }) : []
     return details
   }
+
+  async #unmatched (event: WebhookEvent, paymentId: string): Promise<void> {
+    const ids = resourceIds(event, paymentId)
+    const notification: UnmatchedNotification = {
+      gateway: this.config.gatewayName, provider: 'PayPal', eventId: event.id, eventType: event.event_type, resourceIds: ids
+    }
+    const amount = event.resource?.amount
+    if (typeof amount?.total === 'string' && typeof amount.currency === 'string') notification.amount = { value: amount.total, currency: amount.currency }
+    this.logger.error({ paypal: { gateway: this.config.gatewayName, event: event.id, type: event.event_type, ...ids } },
+      'PayPal webhook about a payment Paywire does not know: acknowledged, emitted as money.unmatched')
+    await this.events.emit('money.unmatched', notification)
+  }
 }
 
 /**
- * Takes PayPal's view of the payment only when it moves the payment forward: duplicate,
- * late and out-of-order events never move a payment back. Each event is processed once.
+ * Runs under the payment's claim, on the payment as stored: PayPal's current view of the
+ * payment is fetched (events arrive late, twice and out of order, so the event itself is not
+ * trusted) and taken through the status transitions. Each event is processed once. A
+ * verified reversal is kept with its amount (`details.paywire_reversals`). A payment
+ * deleted since it was found stays deleted.
  */
 export class NotifyAction implements Action {
-  supports (request: unknown): boolean {
-    return request instanceof PaypalWebhookNotify && recordOf(request.model) !== undefined
+  /** Its constructor parameters, for constructorParameter('api', ...) (see autowire()). */
+  static readonly inject = ['api', 'views']
+
+  readonly api: PaypalRestApi
+  readonly views: PaypalViews
+
+  constructor (api: PaypalRestApi, views: PaypalViews) {
+    this.api = api
+    this.views = views
   }
 
-  execute (request: PaypalWebhookNotify): void {
-    const record = recordOf(request.model) as PaypalRecord
-    if (seenBefore(record, request.event)) return
-    if (isProgress(paypalStatus(record), paypalStatus(request.payment))) Object.assign(record, request.payment)
+  supports (request: unknown): boolean {
+    return request instanceof PaypalWebhookNotify && (recordOf(request.model) !== undefined || request.model instanceof Identity)
+  }
+
+  async execute (request: PaypalWebhookNotify): Promise<void> {
+    const record = recordOf(request.model)
+    if (record === undefined || seenBefore(record, request.event)) return
+    this.views.take(record, await this.api.getPayment(record.id), 'webhook')
+    if (request.event.event_type === 'PAYMENT.SALE.REVERSED') recordReversal(record, request.event.resource ?? {})
     const seen = (record.paywire_webhook_events ??= []) as string[]
     seen.push(request.event.id)
     if (seen.length > REMEMBERED_EVENTS) seen.splice(0, seen.length - REMEMBERED_EVENTS)
   }
+}
+
+/** A chargeback as PayPal's REVERSED event tells it: its own id, the amount taken back (negative in the event) and why. */
+function recordReversal (record: PaypalRecord, resource: Record<string, any>): void {
+  if (typeof resource.id !== 'string') return
+  const reversals = (record.paywire_reversals ??= []) as Array<Record<string, unknown>>
+  if (reversals.some((reversal) => reversal.id === resource.id)) return
+  const { total, currency } = (resource.amount ?? {}) as { total?: unknown, currency?: unknown }
+  const reversal: Record<string, unknown> = { id: resource.id }
+  if (typeof total === 'string' && typeof currency === 'string') reversal.amount = { total: total.replace(/^-/, ''), currency }
+  for (const field of ['reason_code', 'sale_id']) if (typeof resource[field] === 'string') reversal[field] = resource[field]
+  reversals.push(reversal)
 }

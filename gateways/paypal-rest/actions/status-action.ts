@@ -1,4 +1,5 @@
 import { BaseGetStatus, HumanStatus, type Action } from '../../../plugins/core/engine/index.ts'
+import { paypalAmounts } from '../amounts.ts'
 import { paypalStatus, recordOf, type PaypalRecord } from '../details.ts'
 
 const MARKS = {
@@ -15,13 +16,19 @@ const MARKS = {
   [HumanStatus.UNKNOWN]: 'markUnknown'
 } as const
 
-/** The payment's status from PayPal's payment and sale states (table in the README). */
+/**
+ * The payment's status from PayPal's payment and sale states (table in the README), and,
+ * once there is a sale, how much was captured, refunded and reversed (minor units).
+ */
 export class StatusAction implements Action {
   supports (request: unknown): boolean {
     return request instanceof BaseGetStatus && recordOf(request.model) !== undefined
   }
 
   execute (request: BaseGetStatus<unknown>): void {
-    request[MARKS[paypalStatus(recordOf(request.model) as PaypalRecord)]]()
+    const record = recordOf(request.model) as PaypalRecord
+    request[MARKS[paypalStatus(record)]]()
+    const amounts = paypalAmounts(record)
+    if (amounts !== undefined) request.setAmounts(amounts)
   }
 }

@@ -11,9 +11,11 @@ export const AMOUNT_FORMAT_ISSUE = "Currency amount must be non-negative number,
 export const NO_DECIMALS_ISSUE = 'Currency does not support decimals.'
 export const UNSUPPORTED_CURRENCY_ISSUE = 'Currency code is invalid or is not currently supported'
 
+// v1 amounts: at most 10 characters, "seven digits before the decimal point, the decimal point,
+// two digits after"; currencies like JPY take no decimals, so their limit is seven digits too.
 const MAX_AMOUNT_LENGTH = 10
 const TWO_DECIMAL_AMOUNT = /^-?\d{1,7}(\.\d{1,2})?$/
-const ZERO_DECIMAL_AMOUNT = /^-?\d{1,10}$/
+const ZERO_DECIMAL_AMOUNT = /^-?\d{1,7}$/
 
 export function isPaypalCurrency (currency: unknown): currency is string {
   return typeof currency === 'string' && PAYPAL_CURRENCIES.has(currency)

@@ -1,9 +1,10 @@
 import { approvePayment, cancelRedirect } from './approval.ts'
+import { requestMatcher } from './faults.ts'
 import type { FaultInjector } from './faults.ts'
 import { issueAccessToken } from './oauth.ts'
 import { paymentView, saleView } from './resources.ts'
 import type { SimulatorRuntime } from './runtime.ts'
-import { settlePendingSale } from './sales.ts'
+import { reverseCompletedSale, settlePendingSale } from './sales.ts'
 import { certificatePath } from './signatures.ts'
 import { newAppId } from './ids.ts'
 import { assertClient, assertClientKnown } from './store.ts'
@@ -41,6 +42,11 @@ export function createControl (runtime: SimulatorRuntime, webhooks: WebhookEngin
       store.executeOutcomeOverride = outcome
     },
     settleSale: (saleId, outcome) => saleView(settlePendingSale(runtime, webhooks, saleId, outcome), runtime.baseUrl()),
+    reverseSale: (saleId, options = {}) => saleView(reverseCompletedSale(runtime, webhooks, saleId, options), runtime.baseUrl()),
+    requests (filter = {}) {
+      const matches = requestMatcher(filter)
+      return store.requests.filter((entry) => matches(entry.method, entry.path)).map((entry) => ({ ...entry }))
+    },
     payment (paymentId) {
       const found = store.payments.get(paymentId)
       return found === undefined ? undefined : paymentView(found, runtime.baseUrl())
@@ -51,6 +57,7 @@ export function createControl (runtime: SimulatorRuntime, webhooks: WebhookEngin
     },
     faults: {
       inject: (rule) => faults.inject(rule),
+      hold: (rule) => faults.hold(rule),
       clear: () => faults.clear(),
       remaining: () => faults.remaining()
     },

@@ -1,6 +1,6 @@
 import { formatMinorUnits } from './amounts.ts'
-import { paymentView, refundView, saleView } from './resources.ts'
-import type { StoredPayment, StoredRefund, StoredSale } from './store.ts'
+import { paymentView, refundView, reversalView, saleView } from './resources.ts'
+import type { StoredPayment, StoredRefund, StoredReversal, StoredSale } from './store.ts'
 import type { WebhookEngine } from './webhook-delivery.ts'
 
 const SALE_EVENTS = {
@@ -28,6 +28,17 @@ export function emitRefundEvent (webhooks: WebhookEngine, refund: StoredRefund, 
     resourceType: 'refund',
     summary: `A ${formatMinorUnits(refund.amountMinor, refund.currency)} ${refund.currency} sale payment was refunded`,
     resource: refundView(refund, base)
+  }, base)
+}
+
+/** Shaped like PayPal's sample event: resource_type `sale`, the reversal transaction as resource. */
+export function emitReversalEvent (webhooks: WebhookEngine, reversal: StoredReversal, base: string): void {
+  webhooks.emit({
+    clientId: reversal.sale.clientId,
+    eventType: 'PAYMENT.SALE.REVERSED',
+    resourceType: 'sale',
+    summary: `A ${formatMinorUnits(reversal.amountMinor, reversal.currency)} ${reversal.currency} sale payment was reversed`,
+    resource: reversalView(reversal, base)
   }, base)
 }
 

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { requestPath } from './faults.ts'
 import { PaypalApiError } from './paypal-errors.ts'
 import type { SimulatorRuntime } from './runtime.ts'
 
@@ -24,41 +25,35 @@ export function canonicalJson (value: unknown): string {
   return JSON.stringify(value)
 }
 
+/** What a request is to the PayPal-Request-Id store, decided when it reaches the gate. */
+export type Disposition =
+  /** No PayPal-Request-Id, or a route that ignores it. */
+  | { kind: 'untracked' }
+  /** A new call: the id is reserved (in flight) until its answer is stored or dropped. */
+  | { kind: 'reserved' }
+  /** The id's stored answer is sent again (201 becomes 200) and nothing is done. */
+  | { kind: 'replay', statusCode: number, payload: string }
+  /** DUPLICATE_REQUEST_ID (another body) or RESOURCE_CONFLICT (the first call still runs). */
+  | { kind: 'refused', error: PaypalApiError }
+
+export interface Idempotency {
+  open: (request: FastifyRequest) => Disposition
+  /** Drops the request's reservation: its call ended without an answer and did no work. */
+  release: (request: FastifyRequest) => void
+}
+
 /**
- * Same PayPal-Request-Id + method + path (per client): the stored answer is replayed (201 becomes
- * 200) without running the handler. A different body is DUPLICATE_REQUEST_ID; a duplicate while
- * the first call still runs is 409. Only successful answers are remembered, so a refused call
- * can be retried with the same id once its cause is fixed.
+ * Same PayPal-Request-Id + method + path (per client): the stored answer is replayed without
+ * running the handler. A different body is DUPLICATE_REQUEST_ID; a duplicate while the first call
+ * still runs is 409. Only successful answers are remembered, so a refused call can be retried with
+ * the same id once its cause is fixed. The request gate (request-gate.ts) calls `open` and sends
+ * replays itself; this module stores outcomes as answers leave.
  */
-export function installIdempotency (app: FastifyInstance, runtime: SimulatorRuntime): void {
+export function installIdempotency (app: FastifyInstance, runtime: SimulatorRuntime): Idempotency {
   const outcomes = new Map<string, Outcome>()
   const { store } = runtime
 
-  app.addHook('preHandler', async function reservePaypalRequestId (request, reply) {
-    const requestId = request.headers['paypal-request-id']
-    if (request.routeOptions.config.paypalIdempotent !== true || typeof requestId !== 'string' || requestId === '') return
-    const context = runtime.context(request)
-    const key = [context.clientId, requestId, request.method, request.url.replace(/\?.*$/s, '')].join('\n')
-    const fingerprint = canonicalJson(request.body ?? null)
-    let outcome = outcomes.get(key)
-    if (outcome?.state === 'done' && store.now() - outcome.storedAt > store.config.idempotencyRetentionSeconds * 1000) {
-      outcomes.delete(key)
-      outcome = undefined
-    }
-    if (outcome === undefined) {
-      outcomes.set(key, { state: 'in_flight', fingerprint })
-      context.idempotency = { key, fingerprint }
-      return
-    }
-    if (outcome.fingerprint !== fingerprint) throw new PaypalApiError('DUPLICATE_REQUEST_ID')
-    if (outcome.state === 'in_flight') throw new PaypalApiError('RESOURCE_CONFLICT')
-    store.counters.idempotentReplays++
-    return reply
-      .code(outcome.statusCode === 201 ? 200 : outcome.statusCode)
-      .type('application/json; charset=utf-8')
-      .send(outcome.payload)
-  })
-
+  // The work is done once the answer leaves, whether or not the client is still there to read it.
   app.addHook('onSend', async function rememberPaypalRequestId (request, reply, payload) {
     const context = runtime.context(request)
     const ticket = context.idempotency
@@ -77,4 +72,34 @@ export function installIdempotency (app: FastifyInstance, runtime: SimulatorRunt
     }
     return payload
   })
+
+  return {
+    open (request) {
+      const requestId = request.headers['paypal-request-id']
+      if (request.routeOptions.config.paypalIdempotent !== true || typeof requestId !== 'string' || requestId === '') {
+        return { kind: 'untracked' }
+      }
+      const context = runtime.context(request)
+      const key = [context.clientId, requestId, request.method, requestPath(request.url)].join('\n')
+      const fingerprint = canonicalJson(request.body ?? null)
+      let outcome = outcomes.get(key)
+      if (outcome?.state === 'done' && store.now() - outcome.storedAt > store.config.idempotencyRetentionSeconds * 1000) {
+        outcomes.delete(key)
+        outcome = undefined
+      }
+      if (outcome === undefined) {
+        outcomes.set(key, { state: 'in_flight', fingerprint })
+        context.idempotency = { key, fingerprint }
+        return { kind: 'reserved' }
+      }
+      if (outcome.fingerprint !== fingerprint) return { kind: 'refused', error: new PaypalApiError('DUPLICATE_REQUEST_ID') }
+      if (outcome.state === 'in_flight') return { kind: 'refused', error: new PaypalApiError('RESOURCE_CONFLICT') }
+      return { kind: 'replay', statusCode: outcome.statusCode === 201 ? 200 : outcome.statusCode, payload: outcome.payload }
+    },
+    release (request) {
+      const context = runtime.context(request)
+      if (context.idempotency !== undefined) outcomes.delete(context.idempotency.key)
+      context.idempotency = undefined
+    }
+  }
 }

@@ -2,11 +2,12 @@ import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import { registerApprovalPage } from './approval-page.ts'
 import { createControl } from './control.ts'
-import { createFaultInjector, installFaultHooks } from './faults.ts'
+import { createFaultInjector } from './faults.ts'
 import { installIdempotency } from './idempotency.ts'
 import { registerOAuthRoutes, requireAccessToken } from './oauth.ts'
 import { registerPaymentRoutes } from './payments.ts'
 import { installPaypalProtocol } from './protocol.ts'
+import { installRequestGate } from './request-gate.ts'
 import { createRuntime } from './runtime.ts'
 import { registerSaleRoutes } from './sales.ts'
 import { createStore } from './store.ts'
@@ -28,16 +29,22 @@ export type * from './types.ts'
  */
 export function buildPaypalSimulator (options: PaypalSimulatorOptions = {}): PaypalSimulator {
   const store = createStore(options)
-  const app: FastifyInstance = Fastify({ logger: options.logger ?? false })
+  // close() must not wait for clients' keep-alive sockets (or a client still reading a slow answer).
+  const app: FastifyInstance = Fastify({ logger: options.logger ?? false, forceCloseConnections: true })
   const runtime = createRuntime(app, store)
-  const faults = createFaultInjector(options.faults ?? [])
+  const faults = createFaultInjector(options.faults ?? [], runtime.closing)
+  // After the runtime's own preClose hook, which lets the work in flight finish.
+  app.addHook('preClose', function abandonUnreachedHolds (done) {
+    faults.abandonHolds()
+    done()
+  })
   const webhooks = createWebhookEngine(app, runtime)
   for (const registration of options.webhooks ?? []) webhooks.subscribe(registration)
 
   installPaypalProtocol(app, runtime)
-  // Order matters: the PayPal-Request-Id hooks must run before the fault hooks (see faults.ts).
-  installIdempotency(app, runtime)
-  installFaultHooks(app, runtime, faults)
+  // Order matters: the PayPal-Request-Id onSend hook stores the real answer before `after` faults replace it.
+  const idempotency = installIdempotency(app, runtime)
+  installRequestGate(app, runtime, faults, idempotency)
 
   app.register(async function oauthApi (child: FastifyInstance) {
     registerOAuthRoutes(child, runtime)

@@ -16,6 +16,10 @@ const SINGLE_TRANSACTION_ISSUE = 'Only single payment transaction currently supp
 
 const DETAIL_FIELDS = ['subtotal', 'shipping', 'tax', 'handling_fee', 'shipping_discount', 'insurance', 'gift_wrap'] as const
 const ITEM_QUANTITY = /^\d{1,10}$/
+// The v1 spec's shipping_address: line1 and country_code required, strings of these lengths at
+// most (postal_code has no limit there, only its type is checked).
+const ADDRESS_LIMITS = { recipient_name: 127, line1: 300, line2: 300, city: 64, state: 300, phone: 50, postal_code: Number.MAX_SAFE_INTEGER } as const
+const COUNTRY_CODE = /^([A-Z]{2}|C2)$/
 
 export type JsonObject = Record<string, unknown>
 
@@ -119,9 +123,27 @@ function checkAmount (issues: Issues, amount: unknown, prefix: string): CheckedA
   }
 }
 
+function checkShippingAddress (issues: Issues, address: unknown, prefix: string): void {
+  const field = `${prefix}.item_list.shipping_address`
+  if (!isJsonObject(address)) {
+    issues.add(field, INVALID_ISSUE)
+    return
+  }
+  for (const required of ['line1', 'country_code']) {
+    if (address[required] === undefined) issues.add(`${field}.${required}`, REQUIRED_ISSUE)
+  }
+  for (const [name, limit] of Object.entries(ADDRESS_LIMITS)) issues.maxLength(address, name, `${field}.`, limit)
+  const country = address.country_code
+  if (country !== undefined && (typeof country !== 'string' || !COUNTRY_CODE.test(country))) issues.add(`${field}.country_code`, INVALID_ISSUE)
+}
+
 function checkItems (issues: Issues, itemList: unknown, prefix: string, checked: CheckedAmount): JsonObject | undefined {
   if (itemList === undefined) return undefined
+  const shippingAddress = isJsonObject(itemList) ? itemList.shipping_address : undefined
+  if (shippingAddress !== undefined) checkShippingAddress(issues, shippingAddress, prefix)
   const items = isJsonObject(itemList) ? itemList.items : undefined
+  // An item list may carry only the shipping address (what PATCH adds to a payment without items).
+  if (items === undefined && shippingAddress !== undefined) return itemList as JsonObject
   if (!Array.isArray(items)) {
     issues.add(`${prefix}.item_list`, INVALID_ISSUE)
     return undefined
@@ -188,6 +210,22 @@ function checkRedirectUrls (issues: Issues, redirectUrls: unknown): { returnUrl:
     if (!isHttpUrl(value)) issues.add(`redirect_urls.${field}`, value === undefined ? REQUIRED_ISSUE : INVALID_ISSUE)
   }
   return isHttpUrl(returnUrl) && isHttpUrl(cancelUrl) ? { returnUrl, cancelUrl } : undefined
+}
+
+export interface CheckedTransaction {
+  /** As PayPal echoes it, amounts normalised. */
+  transaction: JsonObject
+  currency: string
+  totalMinor: number
+}
+
+/** Checks a transaction changed by PATCH with the rules of create. */
+export function parseUpdatedTransaction (transaction: JsonObject): CheckedTransaction {
+  const issues = new Issues()
+  const checked = checkTransactions(issues, [transaction])
+  issues.throwIfAny()
+  const { checked: amount, transaction: echoed } = checked as NonNullable<typeof checked>
+  return { transaction: echoed, currency: amount.currency, totalMinor: amount.totalMinor }
 }
 
 /** Checks a create-payment body the way PayPal does, reporting every issue at once. */

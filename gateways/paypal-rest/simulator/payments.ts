@@ -3,10 +3,11 @@ import { currencyExponent } from './amounts.ts'
 import { emitSaleEvent } from './events.ts'
 import { newExpressCheckoutToken, newPaymentId, newTransactionId } from './ids.ts'
 import { PaypalApiError, validationError } from './paypal-errors.ts'
-import { INVALID_ISSUE, parseCreatePayment, parseExecutePayment } from './payment-validation.ts'
+import { applyPatch, parsePatchRequest } from './payment-patch.ts'
+import { INVALID_ISSUE, parseCreatePayment, parseExecutePayment, parseUpdatedTransaction } from './payment-validation.ts'
 import { paymentView } from './resources.ts'
 import type { SimulatorRuntime } from './runtime.ts'
-import type { StoredPayment, StoredSale } from './store.ts'
+import type { SimulatorStore, StoredPayment, StoredSale } from './store.ts'
 import type { BuyerOutcome } from './types.ts'
 import type { WebhookEngine } from './webhook-delivery.ts'
 
@@ -28,6 +29,14 @@ function listParameter (issues: Array<{ field: string, issue: string }>, field: 
     return fallback
   }
   return number
+}
+
+// PayPal refuses to take money twice for one invoice number (DUPLICATE_TRANSACTION, paypal-wire §2.1).
+function assertInvoiceUnused (store: SimulatorStore, clientId: string, invoiceNumber: unknown): void {
+  if (invoiceNumber !== undefined && [...store.payments.values()].some((payment) =>
+    payment.clientId === clientId && payment.state === 'approved' && payment.transaction.invoice_number === invoiceNumber)) {
+    throw new PaypalApiError('DUPLICATE_TRANSACTION')
+  }
 }
 
 function executeChecks (runtime: SimulatorRuntime, payment: StoredPayment, payerId: string): NonNullable<StoredPayment['approval']> {
@@ -67,12 +76,7 @@ export function registerPaymentRoutes (app: FastifyInstance, runtime: SimulatorR
   app.post('/v1/payments/payment', { config: { paypalIdempotent: true } }, async function createPayment (request, reply) {
     const input = parseCreatePayment(request.body)
     const { clientId } = runtime.context(request)
-    const invoiceNumber = input.transaction.invoice_number
-    // PayPal refuses to take money twice for one invoice number (DUPLICATE_TRANSACTION, paypal-wire §2.1).
-    if (invoiceNumber !== undefined && [...store.payments.values()].some((payment) =>
-      payment.clientId === clientId && payment.state === 'approved' && payment.transaction.invoice_number === invoiceNumber)) {
-      throw new PaypalApiError('DUPLICATE_TRANSACTION')
-    }
+    assertInvoiceUnused(store, clientId, input.transaction.invoice_number)
     store.counters.paymentsCreated++
     const now = store.now()
     const payment: StoredPayment = {
@@ -120,6 +124,23 @@ export function registerPaymentRoutes (app: FastifyInstance, runtime: SimulatorR
     return paymentView(payment, runtime.baseUrl(request))
   })
 
+  // Amount, shipping address, invoice number and custom, while the payment is not executed yet.
+  app.patch<{ Params: PaymentParams }>('/v1/payments/payment/:paymentId', async function updatePayment (request) {
+    const { clientId } = runtime.context(request)
+    const payment = runtime.ownedPayment(clientId, request.params.paymentId)
+    const operations = parsePatchRequest(request.body)
+    if (payment.state !== 'created') throw new PaypalApiError('PAYMENT_STATE_INVALID')
+    if (runtime.isExpired(payment)) throw new PaypalApiError('PAYMENT_EXPIRED')
+    const updated = parseUpdatedTransaction(applyPatch(payment.transaction, operations))
+    assertInvoiceUnused(store, clientId, updated.transaction.invoice_number)
+    store.counters.paymentsUpdated++
+    payment.transaction = updated.transaction
+    payment.currency = updated.currency
+    payment.totalMinor = updated.totalMinor
+    payment.updatedAt = store.now()
+    return paymentView(payment, runtime.baseUrl(request))
+  })
+
   app.post<{ Params: PaymentParams }>('/v1/payments/payment/:paymentId/execute', { config: { paypalIdempotent: true } },
     async function executePayment (request) {
       const payment = runtime.ownedPayment(runtime.context(request).clientId, request.params.paymentId)
@@ -129,6 +150,7 @@ export function registerPaymentRoutes (app: FastifyInstance, runtime: SimulatorR
       const outcome = store.executeOutcomeOverride ?? approval.outcome
       payment.updatedAt = store.now()
       if (outcome === 'declined') {
+        store.counters.paymentsDeclined++
         payment.state = 'failed'
         payment.failureReason = 'UNABLE_TO_COMPLETE_TRANSACTION'
         throw new PaypalApiError('INSTRUMENT_DECLINED')

@@ -1,7 +1,7 @@
 import { formatMinorUnits } from './amounts.ts'
 import { paypalTime } from './store.ts'
-import type { StoredPayment, StoredRefund, StoredSale } from './store.ts'
-import type { Link, PaymentResource, RefundResource, SaleResource } from './types.ts'
+import type { StoredPayment, StoredRefund, StoredReversal, StoredSale } from './store.ts'
+import type { Link, PaymentResource, RefundResource, ReversalResource, SaleResource } from './types.ts'
 
 const ECHECK_CLEARING_MS = 4 * 24 * 3600 * 1000
 
@@ -37,6 +37,8 @@ export function saleView (sale: StoredSale, base: string): SaleResource {
     view.reason_code = sale.pendingReasonCode
     view.clearing_time = paypalTime(sale.createdAt + ECHECK_CLEARING_MS)
   }
+  // The spec's reason_code "describes why the transaction state is pending or reversed".
+  if (sale.reversal !== undefined) view.reason_code = sale.reversal.reasonCode
   for (const field of ['invoice_number', 'custom', 'soft_descriptor'] as const) {
     const value = sale.payment.transaction[field]
     if (typeof value === 'string') view[field] = value
@@ -66,6 +68,27 @@ export function refundView (refund: StoredRefund, base: string): RefundResource 
   if (refund.reason !== undefined) view.reason = refund.reason
   if (refund.invoiceNumber !== undefined) view.invoice_number = refund.invoiceNumber
   return view
+}
+
+/** As PayPal's PAYMENT.SALE.REVERSED event shows it: the money going back, so a negative amount. */
+export function reversalView (reversal: StoredReversal, base: string): ReversalResource {
+  const saleId = reversal.sale.id
+  const paymentId = reversal.sale.payment.id
+  return {
+    id: reversal.id,
+    state: 'completed',
+    amount: { total: formatMinorUnits(-reversal.amountMinor, reversal.currency), currency: reversal.currency },
+    reason_code: reversal.reasonCode,
+    sale_id: saleId,
+    parent_payment: paymentId,
+    create_time: paypalTime(reversal.createdAt),
+    update_time: paypalTime(reversal.createdAt),
+    links: [
+      link(`${base}/v1/payments/refund/${reversal.id}`, 'self', 'GET'),
+      link(`${base}/v1/payments/payment/${paymentId}`, 'parent_payment', 'GET'),
+      link(`${base}/v1/payments/sale/${saleId}`, 'sale', 'GET')
+    ]
+  }
 }
 
 export function paymentView (payment: StoredPayment, base: string): PaymentResource {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { newDebugId } from './ids.ts'
 import { PaypalApiError } from './paypal-errors.ts'
 import type { SimulatorStore, StoredPayment } from './store.ts'
+import type { SimulatorRequest } from './types.ts'
 
 export interface IdempotencyTicket {
   key: string
@@ -17,6 +18,10 @@ export interface RequestContext {
   /** Set by the Bearer check on REST routes. */
   clientId: string
   idempotency: IdempotencyTicket | undefined
+  /** A fault or hold answered before the work: no `after` rule applies to that answer. */
+  faulted: boolean
+  /** This request's entry in the request log. */
+  entry: SimulatorRequest | undefined
 }
 
 export interface SimulatorRuntime {
@@ -30,14 +35,22 @@ export interface SimulatorRuntime {
   /** The client's payment, or 404 INVALID_RESOURCE_ID as PayPal answers for another merchant's id. */
   ownedPayment: (clientId: string, paymentId: string) => StoredPayment
   isExpired: (payment: StoredPayment) => boolean
+  /** A request passed the gate: close() lets its work and answer finish before cutting connections. */
+  beginWork: (request: FastifyRequest) => void
+  /** Its answer is on its way (or its connection was reset). Safe to call for requests that never began. */
+  endWork: (request: FastifyRequest) => void
 }
 
 export function createRuntime (app: FastifyInstance, store: SimulatorStore): SimulatorRuntime {
   const contexts = new WeakMap<FastifyRequest, RequestContext>()
   const closer = new AbortController()
-  app.addHook('preClose', function abortSimulatorWaits (done) {
+  const working = new Map<FastifyRequest, { done: Promise<void>, finish: () => void }>()
+
+  // Aborting cuts delays short and releases holds and held webhook deliveries, so the work still in
+  // flight ends within a few ticks; Fastify then destroys every connection (forceCloseConnections).
+  app.addHook('preClose', async function finishSimulatorWork () {
     closer.abort()
-    done()
+    while (working.size > 0) await Promise.all([...working.values()].map((work) => work.done))
   })
 
   return {
@@ -46,7 +59,7 @@ export function createRuntime (app: FastifyInstance, store: SimulatorStore): Sim
     context (request) {
       let context = contexts.get(request)
       if (context === undefined) {
-        context = { debugId: newDebugId(), rawBody: undefined, clientId: '', idempotency: undefined }
+        context = { debugId: newDebugId(), rawBody: undefined, clientId: '', idempotency: undefined, faulted: false, entry: undefined }
         contexts.set(request, context)
       }
       return context
@@ -66,6 +79,15 @@ export function createRuntime (app: FastifyInstance, store: SimulatorStore): Sim
     },
     isExpired (payment) {
       return store.now() > payment.createdAt + store.config.paymentTtlSeconds * 1000
+    },
+    beginWork (request) {
+      const work = {} as { done: Promise<void>, finish: () => void }
+      work.done = new Promise<void>((resolve) => { work.finish = resolve })
+      working.set(request, work)
+    },
+    endWork (request) {
+      working.get(request)?.finish()
+      working.delete(request)
     }
   }
 }

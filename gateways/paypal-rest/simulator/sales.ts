@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { amountIssue, toMinorUnits } from './amounts.ts'
-import { emitRefundEvent, emitSaleEvent } from './events.ts'
+import { emitRefundEvent, emitReversalEvent, emitSaleEvent } from './events.ts'
 import { newTransactionId } from './ids.ts'
 import { PaypalApiError } from './paypal-errors.ts'
 import { INVALID_ISSUE, Issues, isJsonObject, REQUIRED_ISSUE, requestObject, ZERO_AMOUNT_ISSUE } from './payment-validation.ts'
-import { refundView, saleView } from './resources.ts'
+import { refundView, reversalView, saleView } from './resources.ts'
 import type { SimulatorRuntime } from './runtime.ts'
-import type { StoredRefund, StoredSale } from './store.ts'
+import type { StoredRefund, StoredReversal, StoredSale } from './store.ts'
+import type { ReverseSaleOptions } from './types.ts'
 import type { WebhookEngine } from './webhook-delivery.ts'
 
 interface RefundInput {
@@ -64,6 +65,38 @@ export function settlePendingSale (
   return sale
 }
 
+const REVERSAL_REASONS: ReadonlySet<string> = new Set(['CHARGEBACK', 'GUARANTEE', 'BUYER_COMPLAINT', 'REFUND'])
+
+/** PayPal takes back what the buyer has not been refunded yet: what `simulator.reverseSale` drives. */
+export function reverseCompletedSale (
+  runtime: SimulatorRuntime, webhooks: WebhookEngine, saleId: string, options: ReverseSaleOptions
+): StoredSale {
+  const { store } = runtime
+  const sale = store.sales.get(saleId)
+  if (sale === undefined) throw new Error(`PayPal simulator: no sale ${saleId}`)
+  if (sale.state !== 'completed' && sale.state !== 'partially_refunded') {
+    throw new Error(`PayPal simulator: sale ${saleId} is ${sale.state}; only a completed or partially refunded sale can be reversed`)
+  }
+  const reasonCode = options.reasonCode ?? 'CHARGEBACK'
+  if (!REVERSAL_REASONS.has(reasonCode)) throw new TypeError(`PayPal simulator: unknown reversal reason ${String(reasonCode)}`)
+  store.counters.reversals++
+  const now = store.now()
+  const reversal: StoredReversal = {
+    id: newTransactionId(),
+    sale,
+    currency: sale.currency,
+    amountMinor: sale.totalMinor - sale.refundedMinor,
+    reasonCode,
+    createdAt: now
+  }
+  sale.reversal = reversal
+  sale.state = 'reversed'
+  sale.updatedAt = now
+  store.reversals.set(reversal.id, reversal)
+  emitReversalEvent(webhooks, reversal, runtime.baseUrl())
+  return sale
+}
+
 export function registerSaleRoutes (app: FastifyInstance, runtime: SimulatorRuntime, webhooks: WebhookEngine): void {
   const { store } = runtime
 
@@ -84,7 +117,7 @@ export function registerSaleRoutes (app: FastifyInstance, runtime: SimulatorRunt
       const input = parseRefund(request.body, sale)
       const remaining = sale.totalMinor - sale.refundedMinor
       const amountMinor = input.amountMinor ?? remaining
-      // Pending, denied and fully refunded sales have nothing to give back.
+      // Pending, denied, reversed and fully refunded sales have nothing to give back.
       if ((sale.state !== 'completed' && sale.state !== 'partially_refunded') || amountMinor > remaining) {
         throw new PaypalApiError('TRANSACTION_REFUSED')
       }
@@ -111,11 +144,14 @@ export function registerSaleRoutes (app: FastifyInstance, runtime: SimulatorRunt
       return reply.code(201).send(refundView(refund, base))
     })
 
+  // A reversal's self link points here too, as in PayPal's PAYMENT.SALE.REVERSED events.
   app.get<{ Params: { refundId: string } }>('/v1/payments/refund/:refundId', async function showRefund (request) {
-    const refund = store.refunds.get(request.params.refundId)
-    if (refund === undefined || refund.sale.clientId !== runtime.context(request).clientId) {
-      throw new PaypalApiError('INVALID_RESOURCE_ID', [])
-    }
-    return refundView(refund, runtime.baseUrl(request))
+    const { refundId } = request.params
+    const { clientId } = runtime.context(request)
+    const refund = store.refunds.get(refundId)
+    if (refund !== undefined && refund.sale.clientId === clientId) return refundView(refund, runtime.baseUrl(request))
+    const reversal = store.reversals.get(refundId)
+    if (reversal !== undefined && reversal.sale.clientId === clientId) return reversalView(reversal, runtime.baseUrl(request))
+    throw new PaypalApiError('INVALID_RESOURCE_ID', [])
   })
 }

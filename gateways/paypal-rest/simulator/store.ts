@@ -1,6 +1,7 @@
 import { newAppId, newPayerId } from './ids.ts'
 import type {
-  BuyerOutcome, PaypalSimulatorOptions, SimulatorBuyer, SimulatorClient, SimulatorCounters, WebhookDeliveryOptions
+  BuyerOutcome, PaypalSimulatorOptions, ReversalReason, SimulatorBuyer, SimulatorClient, SimulatorCounters, SimulatorRequest,
+  WebhookDeliveryOptions
 } from './types.ts'
 
 export const DEFAULT_SIMULATOR_CLIENT: Readonly<SimulatorClient> = Object.freeze({
@@ -32,7 +33,7 @@ export interface StoredSale {
   id: string
   clientId: string
   payment: StoredPayment
-  state: 'completed' | 'partially_refunded' | 'pending' | 'refunded' | 'denied'
+  state: 'completed' | 'partially_refunded' | 'pending' | 'refunded' | 'denied' | 'reversed'
   currency: string
   totalMinor: number
   details?: Record<string, string>
@@ -41,8 +42,19 @@ export interface StoredSale {
   feeMinor: number
   refundedMinor: number
   refunds: StoredRefund[]
+  reversal?: StoredReversal
   createdAt: number
   updatedAt: number
+}
+
+/** PayPal took a sale's remaining money back (`reverseSale`). */
+export interface StoredReversal {
+  id: string
+  sale: StoredSale
+  currency: string
+  amountMinor: number
+  reasonCode: ReversalReason
+  createdAt: number
 }
 
 export interface StoredRefund {
@@ -83,7 +95,10 @@ export interface SimulatorStore {
   readonly paymentIdsByToken: Map<string, string>
   readonly sales: Map<string, StoredSale>
   readonly refunds: Map<string, StoredRefund>
+  readonly reversals: Map<string, StoredReversal>
   readonly counters: SimulatorCounters
+  /** Every request received, oldest first. */
+  readonly requests: SimulatorRequest[]
   executeOutcomeOverride: BuyerOutcome | undefined
 }
 
@@ -157,14 +172,22 @@ export function createStore (options: PaypalSimulatorOptions): SimulatorStore {
     paymentIdsByToken: new Map(),
     sales: new Map(),
     refunds: new Map(),
+    reversals: new Map(),
     counters: {
       tokenGrants: 0,
       paymentsCreated: 0,
       paymentsExecuted: 0,
+      paymentsDeclined: 0,
+      paymentsUpdated: 0,
       refunds: 0,
+      reversals: 0,
       webhooksCreated: 0,
-      idempotentReplays: 0
+      idempotentReplays: 0,
+      webhookEvents: 0,
+      webhookDeliveryAttempts: 0,
+      requestsReceived: 0
     },
+    requests: [],
     executeOutcomeOverride: undefined
   }
 }

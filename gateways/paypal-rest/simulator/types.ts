@@ -37,6 +37,37 @@ export type FaultRule =
   | (FaultMatch & { kind: 'delay', delayMs: number, when?: FaultWhen })
   | (FaultMatch & { kind: 'rate_limit', retryAfterSeconds?: number })
 
+/**
+ * A barrier for race tests: matching requests wait until the test ends them. `before`: held after
+ * the PayPal-Request-Id reservation, before any work. `after`: the work is done and stored for
+ * replay, the answer not sent yet. `times` (default 1) is how many matching requests it catches.
+ */
+export interface HoldRule extends FaultMatch {
+  when?: FaultWhen
+}
+
+/** The status a held request is failed with: 500 INTERNAL_SERVICE_ERROR, 503 SERVICE_UNAVAILABLE or 429 RATE_LIMIT_REACHED. */
+export type HoldFailStatus = 429 | 500 | 503
+
+export interface HeldRequests {
+  /**
+   * Resolves once `times` matching requests have arrived and are held (for `after`, with their
+   * work done and stored). Rejects if close() ends before they all came.
+   */
+  readonly reached: Promise<void>
+  /** Matching requests caught so far. */
+  readonly arrived: number
+  /**
+   * The held requests go on; so do later ones it still catches. `release`, `fail` and `reset` end
+   * the hold: calling a second one throws.
+   */
+  release: () => void
+  /** The held requests are answered with a PayPal error (default 500) instead: before the work, or instead of its answer. */
+  fail: (status?: HoldFailStatus) => void
+  /** The held requests' connections are destroyed without an answer (for `before`, nothing is done). */
+  reset: () => void
+}
+
 export interface WebhookRegistration {
   url: string
   /** Event names, or `*` for all. Default `['*']`. */
@@ -79,14 +110,49 @@ export interface PaypalSimulatorOptions {
   logger?: FastifyServerOptions['logger']
 }
 
+/**
+ * How often each piece of work really ran: one increment per operation PayPal performed, never
+ * for a PayPal-Request-Id replay, a request a fault or hold stopped before the work, or a refused call.
+ */
 export interface SimulatorCounters {
   tokenGrants: number
   paymentsCreated: number
   /** Executes that reached the money movement, declined ones included. */
   paymentsExecuted: number
+  /** Executes the buyer's instrument declined (also counted in `paymentsExecuted`). */
+  paymentsDeclined: number
+  /** Successful `PATCH /v1/payments/payment/{id}` calls. */
+  paymentsUpdated: number
   refunds: number
+  /** Sales reversed with `reverseSale`. */
+  reversals: number
+  /** Webhook subscriptions created through the REST API. */
   webhooksCreated: number
+  /** Stored answers sent again for a repeated PayPal-Request-Id. */
   idempotentReplays: number
+  /** Webhook events emitted (redeliveries are not new events). */
+  webhookEvents: number
+  /** HTTP POSTs made to webhook listeners, retries and redeliveries included. */
+  webhookDeliveryAttempts: number
+  /** Every HTTP request that reached the simulator, whatever its answer. */
+  requestsReceived: number
+}
+
+/** One request that reached the simulator, as `requests()` lists it. */
+export interface SimulatorRequest {
+  method: string
+  /** The path, without the query. */
+  path: string
+  /** The PayPal-Request-Id header, when one was sent. */
+  paypalRequestId?: string
+  /** The status answered (after faults); undefined while it runs or when the connection was reset. */
+  statusCode?: number
+}
+
+export interface RequestFilter {
+  method?: string
+  /** Exact path where `*` stands for one segment, or a RegExp, as in fault rules. */
+  path?: string | RegExp
 }
 
 export interface Link {
@@ -103,7 +169,7 @@ export interface AmountResource {
 
 export interface SaleResource {
   id: string
-  state: 'completed' | 'partially_refunded' | 'pending' | 'refunded' | 'denied'
+  state: 'completed' | 'partially_refunded' | 'pending' | 'refunded' | 'denied' | 'reversed'
   amount: AmountResource
   payment_mode: 'INSTANT_TRANSFER' | 'ECHECK'
   reason_code?: string
@@ -133,6 +199,30 @@ export interface RefundResource {
   create_time: string
   update_time: string
   links: Link[]
+}
+
+/**
+ * The transaction that takes a reversed sale's money back (chargeback...), as PayPal's
+ * `PAYMENT.SALE.REVERSED` event carries it: its own id, a negative amount, state `completed`.
+ */
+export interface ReversalResource {
+  id: string
+  state: 'completed'
+  amount: { total: string, currency: string }
+  reason_code: ReversalReason
+  sale_id: string
+  parent_payment: string
+  create_time: string
+  update_time: string
+  links: Link[]
+}
+
+/** The sale `reason_code` values of PayPal's v1 spec that explain a reversal. */
+export type ReversalReason = 'CHARGEBACK' | 'GUARANTEE' | 'BUYER_COMPLAINT' | 'REFUND'
+
+export interface ReverseSaleOptions {
+  /** Default `CHARGEBACK`. */
+  reasonCode?: ReversalReason
 }
 
 export interface PayerInfoResource {
@@ -187,7 +277,7 @@ export interface WebhookEvent {
   resource_type: 'sale' | 'refund' | 'payment'
   event_type: string
   summary: string
-  resource: SaleResource | RefundResource | PaymentResource
+  resource: SaleResource | RefundResource | PaymentResource | ReversalResource
   links: Link[]
 }
 
@@ -242,8 +332,11 @@ export interface WebhookControl {
 
 export interface FaultControl {
   inject: (rule: FaultRule) => void
+  /** Arms a barrier; holds and faults for the same requests apply in the order they were armed. */
+  hold: (rule: HoldRule) => HeldRequests
+  /** Disarms every fault and hold not yet used up; requests already held stay held. */
   clear: () => void
-  /** Matching requests the armed faults still apply to. */
+  /** Matching requests the armed faults and holds still apply to. */
   remaining: () => number
 }
 
@@ -262,6 +355,13 @@ export interface PaypalSimulatorControl {
   setExecuteOutcome: (outcome: BuyerOutcome | undefined) => void
   /** A pending sale clears (`completed`) or bounces (`denied`), with its webhook. */
   settleSale: (saleId: string, outcome: 'completed' | 'denied') => SaleResource
+  /**
+   * PayPal takes a completed or partially refunded sale's remaining money back (a chargeback):
+   * the sale becomes `reversed` and `PAYMENT.SALE.REVERSED` is sent. Returns the reversed sale.
+   */
+  reverseSale: (saleId: string, options?: ReverseSaleOptions) => SaleResource
+  /** Requests that reached the simulator, oldest first, optionally only those matching `filter`. */
+  requests: (filter?: RequestFilter) => SimulatorRequest[]
   payment: (paymentId: string) => PaymentResource | undefined
   sale: (saleId: string) => SaleResource | undefined
   faults: FaultControl

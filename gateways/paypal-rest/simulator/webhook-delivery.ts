@@ -69,6 +69,7 @@ export function createWebhookEngine (app: FastifyInstance, runtime: SimulatorRun
   }
 
   async function attempt (delivery: WebhookDelivery): Promise<boolean> {
+    store.counters.webhookDeliveryAttempts++
     try {
       const response = await fetch(delivery.url, {
         method: 'POST',
@@ -119,10 +120,27 @@ export function createWebhookEngine (app: FastifyInstance, runtime: SimulatorRun
 
   async function dispatch (emitted: EmittedEvent, subscription: WebhookSubscription): Promise<WebhookDelivery> {
     const delivery = await track(prepare(emitted, subscription))
-    if (!paused) return await track(send(delivery))
+    if (!paused || runtime.closing.aborted) return await track(send(delivery))
     delivery.status = 'held'
     await new Promise<void>((resolve) => held.push({ delivery, release: resolve }))
     return delivery
+  }
+
+  // Held deliveries will never be sent once the simulator closes; whoever awaits them must not hang.
+  runtime.closing.addEventListener('abort', () => {
+    for (const { delivery, release } of held) {
+      delivery.status = 'failed'
+      release()
+    }
+    held = []
+  }, { once: true })
+  // After the runtime's preClose hook aborted them: close() resolves with every delivery settled.
+  app.addHook('preClose', async function settleWebhookDeliveries () {
+    await waitForIdle()
+  })
+
+  async function waitForIdle (): Promise<void> {
+    while (active.size > 0) await Promise.allSettled([...active])
   }
 
   function subscribersOf (emitted: EmittedEvent): WebhookSubscription[] {
@@ -168,6 +186,7 @@ export function createWebhookEngine (app: FastifyInstance, runtime: SimulatorRun
       }
       const emitted: EmittedEvent = { event, clientId: newEvent.clientId, base }
       events.set(id, emitted)
+      store.counters.webhookEvents++
       // Not awaited: a delivery records its own failures and never rejects.
       for (const subscription of subscribersOf(emitted)) dispatch(emitted, subscription)
       return event
@@ -203,9 +222,7 @@ export function createWebhookEngine (app: FastifyInstance, runtime: SimulatorRun
         }
       })())
     },
-    async waitForIdle () {
-      while (active.size > 0) await Promise.allSettled([...active])
-    },
+    waitForIdle,
     async sign (body, options) {
       return signWebhookBody(await identity(), runtime.baseUrl(), store.now(), body, options)
     }

@@ -2,10 +2,13 @@ import type { AwilixContainer } from 'awilix'
 import { CoreGatewayFactory } from './core-gateway-factory.ts'
 import type { ServiceId } from './di/definitions.ts'
 import { ServiceContainer } from './di/service-container.ts'
+import { PaywireEvents } from './events.ts'
+import { DEFAULT_CLAIM_TTL_MS, ExclusiveExecutor } from './exclusive-executor.ts'
 import { StorageExtension } from './extension/storage-extension.ts'
 import { Gateway } from './gateway.ts'
 import { GatewayRegistry, mergeGatewayOptions, mergeOptions, type GatewayFactory, type GatewayOptions } from './gateway-registry.ts'
 import { HttpClient, UndiciHttpClient } from './http-client.ts'
+import { PAYWIRE_ERR_INVALID_OPTION } from './errors.ts'
 import { Logger, NullLogger } from './logger.ts'
 import { DetailsRecord } from './model/array-object.ts'
 import { Payment } from './model/payment.ts'
@@ -38,8 +41,10 @@ export class PaywireBuilder {
   #globalServices = new Map<ServiceId, unknown>()
   #paths: TokenPaths = { ...DEFAULT_TOKEN_PATHS }
   #baseUrl: BaseUrl | undefined
+  #shopOrigins: (() => readonly string[]) | undefined
   #container: ServiceContainer | undefined
   #backend: StorageBackend = new MemoryStorageBackend()
+  #claimTtlMs = DEFAULT_CLAIM_TTL_MS
 
   /**
    * Storages for Payment, Payout and DetailsRecord, and the token storage, from the storage
@@ -113,6 +118,27 @@ export class PaywireBuilder {
     return this
   }
 
+  /**
+   * How long a request's claim on a payment lasts (ms) unless renewed; it is renewed every
+   * third of it while the gateway runs, so it only bounds how long a crashed request keeps
+   * others waiting.
+   */
+  setClaimTtlMs (ms: number): this {
+    if (!Number.isInteger(ms) || ms < 30) throw new PAYWIRE_ERR_INVALID_OPTION('claimTtlMs', 'must be a whole number of milliseconds, 30 or more')
+    this.#claimTtlMs = ms
+    return this
+  }
+
+  /**
+   * The origins the shop is reached at (https://shop.example), for checks such as where an
+   * after URL may point. Default: the base URL's origin when it is a string, else none.
+   * Never derived from a request.
+   */
+  setShopOrigins (origins: readonly string[] | (() => readonly string[])): this {
+    this.#shopOrigins = typeof origins === 'function' ? origins : () => origins
+    return this
+  }
+
   /** Builds gateways in scopes of this container (the application's) instead of a new one. */
   setContainer (container: ServiceContainer | AwilixContainer): this {
     this.#container = container instanceof ServiceContainer ? container : ServiceContainer.of(container)
@@ -125,9 +151,16 @@ export class PaywireBuilder {
     const container = this.#container ?? ServiceContainer.create()
     const tokenFactory = new GenericTokenFactory(new TokenFactory(tokenStorage, this.#storages, this.#baseUrl), this.#paths)
     const httpRequestVerifier = new HttpRequestVerifier(tokenStorage)
+    const baseUrl = this.#baseUrl
+    const shopOrigins = this.#shopOrigins ?? (() => typeof baseUrl === 'string' ? [new URL(baseUrl).origin] : [])
 
     const defaultHttpClient = this.#globalServices.has(HttpClient) ? undefined : new UndiciHttpClient()
-    container.set(Logger, this.#globalServices.get(Logger) ?? new NullLogger())
+    const logger = (this.#globalServices.get(Logger) ?? new NullLogger()) as Logger
+    const executor = new ExclusiveExecutor({ tokenStorage, backend: this.#backend, storages: this.#storages, logger, claimTtlMs: this.#claimTtlMs })
+    const events = new PaywireEvents(logger)
+    container.set(Logger, logger)
+    container.set(ExclusiveExecutor, executor)
+    container.set(PaywireEvents, events)
     container.set(HttpClient, defaultHttpClient ?? this.#globalServices.get(HttpClient))
     container.set(TokenStorage, tokenStorage)
     container.set(StorageRegistry, this.#storages)
@@ -153,6 +186,9 @@ export class PaywireBuilder {
       tokenStorage,
       tokenFactory,
       httpRequestVerifier,
+      executor,
+      events,
+      shopOrigins,
       close: async () => { await defaultHttpClient?.close() }
     })
   }

@@ -1,4 +1,5 @@
 import { isAction, type Action } from './action/action.ts'
+import { CheckpointAction } from './action/checkpoint-action.ts'
 import { AuthorizePaymentAction, CapturePaymentAction, PayoutPayoutAction } from './action/convert-and-execute-action.ts'
 import { ExecuteSameRequestWithModelDetailsAction } from './action/execute-same-request-with-model-details-action.ts'
 import { GetCurrencyAction } from './action/get-currency-action.ts'
@@ -13,6 +14,7 @@ import { EndlessCycleDetectorExtension } from './extension/endless-cycle-detecto
 import { isExtension, type Extension } from './extension/extension.ts'
 import { Gateway } from './gateway.ts'
 import { TokenStorage } from './security/token-storage.ts'
+import { StatusTransitions } from './status-transitions.ts'
 import { TemplateRenderer } from './template-renderer.ts'
 
 export type ActionEntry = Class<Action>
@@ -52,6 +54,8 @@ export function isContainerGatewayFactory (value: unknown): value is ContainerGa
  *     }
  *   }
  *   getActions () { return [...super.getActions(), CaptureAction, StatusAction] }
+ *
+ * where CaptureAction lists its constructor parameter names: `static readonly inject = ['api']`.
  */
 export class CoreGatewayFactory implements ContainerGatewayFactory {
   configureContainer (): ContainerConfiguration {
@@ -61,7 +65,9 @@ export class CoreGatewayFactory implements ContainerGatewayFactory {
       [serviceId(TemplateRenderer)]: factory((container) => new TemplateRenderer(container.get('paywire.paths'))),
       [serviceId(RenderTemplateAction)]: autowire(RenderTemplateAction)
         .constructor(get(TemplateRenderer), get('paywire.template.layout')),
-      [serviceId(GetTokenAction)]: autowire(GetTokenAction).constructorParameter('tokenStorage', get(TokenStorage))
+      [serviceId(GetTokenAction)]: autowire(GetTokenAction).constructorParameter('tokenStorage', get(TokenStorage)),
+      // Forward only; a gateway factory with its own rules registers its own table here.
+      [serviceId(StatusTransitions)]: factory(() => new StatusTransitions())
     }
   }
 
@@ -74,7 +80,8 @@ export class CoreGatewayFactory implements ContainerGatewayFactory {
       ExecuteSameRequestWithModelDetailsAction,
       RenderTemplateAction,
       GetCurrencyAction,
-      GetTokenAction
+      GetTokenAction,
+      CheckpointAction
     ]
   }
 

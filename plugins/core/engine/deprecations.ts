@@ -1,7 +1,8 @@
 import processWarning, { type WarningItem } from 'process-warning'
 
 /*
- * The deprecations of 2.0: the version 1.x gateway-factory style keeps working and warns.
+ * The deprecations of the 1.x gateway-factory style: it keeps working next to the 2.0 style,
+ * warns, and is removed in the next major version of Paywire.
  * Each code is stable API (docs/deprecations.md, MIGRATION.md): never renumber or reuse
  * one. A warning is emitted once per process; recordDeprecations() sees every use, which is
  * how the doctor and the registry attribute them to gateways.
@@ -24,7 +25,7 @@ export interface Deprecation {
 
 function define (code: string, deprecated: string, replacement: string, fix: string, when: string): Deprecation {
   const guide = code.toLowerCase()
-  const message = `Deprecated since 2.0, removed in 3.0: ${deprecated}. Use ${replacement} instead: ${fix} See MIGRATION.md#${guide}.`
+  const message = `Deprecated, removed in the next major version: ${deprecated}. Use ${replacement} instead: ${fix} See MIGRATION.md#${guide}.`
   return { code, deprecated, replacement, fix, when, guide, warning: processWarning.createDeprecation({ code, message }) }
 }
 

@@ -1,7 +1,8 @@
 import createError from '@fastify/error'
 
 /*
- * The one error module of Paywire. Every situation a user can meet has its own
+ * The engine's errors (the core plugin uses them too; the Redis and GraphQL plugins own their
+ * codes in their own errors modules). Every situation a user can meet has its own
  * PAYWIRE_ERR_* code, documented in docs/errors.md (code, meaning, fix). Codes are
  * API: never reuse a retired one. Messages never carry secrets: they name options,
  * never their values.
@@ -9,6 +10,11 @@ import createError from '@fastify/error'
  * Status codes matter where an error crosses HTTP: 4xx when the caller sent something
  * wrong, 5xx when the application or a gateway is misconfigured or broken.
  */
+
+/** True when `error` is a Paywire (or any coded) error with this code. */
+export function isErrorCode (error: unknown, code: string): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === code
+}
 
 /** Builder and registry */
 export const PAYWIRE_ERR_GATEWAY_FACTORY_MISSING = createError<[string]>(
@@ -21,9 +27,9 @@ export const PAYWIRE_ERR_UNKNOWN_GATEWAY = createError<[string, string]>(
   'Gateway "%s" is not registered.%s',
   404
 )
-export const PAYWIRE_ERR_UNKNOWN_GATEWAY_FACTORY = createError<[string, string, string]>(
+export const PAYWIRE_ERR_UNKNOWN_GATEWAY_FACTORY = createError<[string, string, string, string]>(
   'PAYWIRE_ERR_UNKNOWN_GATEWAY_FACTORY',
-  'Gateway factory "%s" (used by gateway "%s") is not registered. Registered factories: %s.',
+  'Gateway factory "%s" (used by gateway "%s") is not registered.%s Registered factories: %s. Register the factory (its gateway plugin, or addGatewayFactory()) before the gateway is built.',
   500
 )
 export const PAYWIRE_ERR_INVALID_GATEWAY_FACTORY = createError<[string]>(
@@ -141,6 +147,43 @@ export const PAYWIRE_ERR_TOKEN_REQUIRED = createError<[string]>(
   500
 )
 
+/** Consistency: versioned writes and one writer per payment (docs/consistency.md) */
+export const PAYWIRE_ERR_CONCURRENT_UPDATE = createError<[string, string]>(
+  'PAYWIRE_ERR_CONCURRENT_UPDATE',
+  'The %s "%s" was changed by another writer since it was read; nothing was written. Read it again and retry.',
+  409
+)
+export const PAYWIRE_ERR_PAYMENT_BUSY = createError(
+  'PAYWIRE_ERR_PAYMENT_BUSY',
+  'The payment is being changed by another request; retry shortly.',
+  409
+)
+export const PAYWIRE_ERR_CLAIM_LOST = createError<[string]>(
+  'PAYWIRE_ERR_CLAIM_LOST',
+  'This request lost its claim on %s (it ran longer than the claim lasted and another request took over); nothing more was written. Retry.',
+  409
+)
+export const PAYWIRE_ERR_STORAGE_UNAVAILABLE = createError<[string, { cause: unknown }?]>(
+  'PAYWIRE_ERR_STORAGE_UNAVAILABLE',
+  'The %s storage is unavailable; nothing was written. Retry shortly.',
+  503
+)
+export const PAYWIRE_ERR_TOKEN_USED = createError(
+  'PAYWIRE_ERR_TOKEN_USED',
+  'This payment link was already used.',
+  410
+)
+export const PAYWIRE_ERR_MEMORY_STORAGE_IN_PRODUCTION = createError(
+  'PAYWIRE_ERR_MEMORY_STORAGE_IN_PRODUCTION',
+  'Payments would be kept in process memory while NODE_ENV is production: a restart or a crash would lose every payment. Give the paywire plugin a durable backend (paywire-postgres, paywire-redis), or set allowMemoryStorage: true if losing them is acceptable (docs/durability.md).',
+  500
+)
+export const PAYWIRE_ERR_RECORD_NOT_STORABLE = createError<[string, string]>(
+  'PAYWIRE_ERR_RECORD_NOT_STORABLE',
+  'The %s cannot be stored: %s.',
+  400
+)
+
 /** Templates */
 export const PAYWIRE_ERR_TEMPLATE_NOT_FOUND = createError<[string, string]>(
   'PAYWIRE_ERR_TEMPLATE_NOT_FOUND',
@@ -179,11 +222,6 @@ export const PAYWIRE_ERR_TOKEN_PATH_MISMATCH = createError(
   'This payment token belongs to another URL. If the application runs behind a proxy, check its base URL.',
   400
 )
-export const PAYWIRE_ERR_TOKEN_IN_USE = createError(
-  'PAYWIRE_ERR_TOKEN_IN_USE',
-  'This payment is already being processed by another request. Retry in a moment.',
-  409
-)
 export const PAYWIRE_ERR_GET_TOKEN_NOT_FOUND = createError(
   'PAYWIRE_ERR_GET_TOKEN_NOT_FOUND',
   'GetToken: no token has the given hash.',
@@ -208,8 +246,13 @@ export const PAYWIRE_ERR_ACTION_API_NOT_INJECTED = createError<[string, string, 
 )
 export const PAYWIRE_ERR_CONSTRUCTOR_PARAMETER_UNRESOLVED = createError<[string, string, string]>(
   'PAYWIRE_ERR_CONSTRUCTOR_PARAMETER_UNRESOLVED',
-  'Cannot build %s: constructor parameter "%s" has no value. Wire it with constructorParameter(\'%s\', get(<id>)) or constructor(...) in its autowire() definition.',
+  'Cannot build %s: constructor parameter %s has no value. %s',
   500
+)
+export const PAYWIRE_ERR_CONSTRUCTOR_PARAMETERS_UNDECLARED = createError<[string, string, string, string]>(
+  'PAYWIRE_ERR_CONSTRUCTOR_PARAMETERS_UNDECLARED',
+  'constructorParameter(\'%s\') cannot be mapped to a constructor parameter of %s: the class does not declare its parameter names. Add static inject = [\'%s\', ...] to %s, listing every constructor parameter in order (compilers and minifiers rename parameters, so Paywire never reads them from the source), or pass the arguments by position with constructor(...).',
+  500, TypeError
 )
 export const PAYWIRE_ERR_INVALID_DEFINITION = createError<[string, string]>(
   'PAYWIRE_ERR_INVALID_DEFINITION',
@@ -227,7 +270,7 @@ export const PAYWIRE_ERR_INVALID_EXTENSION_ENTRY = createError<[string, string]>
   500, TypeError
 )
 
-/** 1.x gateway factories and ApiAware actions (deprecated, removed in 3.0; see MIGRATION.md) */
+/** 1.x gateway factories and ApiAware actions (deprecated, removed in the next major version; see MIGRATION.md) */
 export const PAYWIRE_ERR_UNSUPPORTED_API = createError<[string, string, string]>(
   'PAYWIRE_ERR_UNSUPPORTED_API',
   'Action %s does not support %s: its apiClass is %s.',
@@ -288,56 +331,9 @@ export const PAYWIRE_ERR_INVALID_BODY = createError<[string]>(
   400
 )
 
-/** Redis */
-export const PAYWIRE_ERR_REDIS_UNREACHABLE = createError<[string, string, { cause: unknown }?]>(
-  'PAYWIRE_ERR_REDIS_UNREACHABLE',
-  'Redis at %s is unreachable (%s). Check REDIS_URL and that the server is running.',
-  500
-)
-
-/** GraphQL */
-export const PAYWIRE_ERR_GRAPHQL_INVALID_AFTER_URL = createError<[string]>(
-  'PAYWIRE_ERR_GRAPHQL_INVALID_AFTER_URL',
-  'Invalid afterUrl: %s.',
+/** Trust boundaries */
+export const PAYWIRE_ERR_UNTRUSTED_HOST = createError<[string]>(
+  'PAYWIRE_ERR_UNTRUSTED_HOST',
+  'The request came for origin "%s", which is not in the paywire plugin\'s trustRequestBaseUrl list: no payment link is made for it.',
   400
-)
-export const PAYWIRE_ERR_GRAPHQL_IDEMPOTENCY_KEY_REUSED = createError<[string]>(
-  'PAYWIRE_ERR_GRAPHQL_IDEMPOTENCY_KEY_REUSED',
-  'This Idempotency-Key was already used for a %s with different input. Use a new key for a new operation.',
-  422
-)
-export const PAYWIRE_ERR_GRAPHQL_IDEMPOTENCY_KEY_IN_PROGRESS = createError<[string]>(
-  'PAYWIRE_ERR_GRAPHQL_IDEMPOTENCY_KEY_IN_PROGRESS',
-  'A %s with this Idempotency-Key is still running. Retry with the same key in a moment.',
-  409
-)
-export const PAYWIRE_ERR_GRAPHQL_NOT_AUTHORIZED = createError<[string]>(
-  'PAYWIRE_ERR_GRAPHQL_NOT_AUTHORIZED',
-  'Not authorized to run %s. The application decides through the authorize(context, operation) option of paywire-graphql.',
-  403
-)
-export const PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND = createError(
-  'PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND',
-  'No payment matches.',
-  404
-)
-export const PAYWIRE_ERR_GRAPHQL_OPERATION_NOT_SUPPORTED = createError<[string, string]>(
-  'PAYWIRE_ERR_GRAPHQL_OPERATION_NOT_SUPPORTED',
-  'Gateway "%s" cannot run %s on this payment from the server.',
-  422
-)
-export const PAYWIRE_ERR_GRAPHQL_PAYMENT_BUSY = createError(
-  'PAYWIRE_ERR_GRAPHQL_PAYMENT_BUSY',
-  'Another refund or cancel of this payment is running. Retry in a moment.',
-  409
-)
-export const PAYWIRE_ERR_GRAPHQL_INTERNAL = createError(
-  'PAYWIRE_ERR_GRAPHQL_INTERNAL',
-  'An unexpected error occurred; it has been logged.',
-  500
-)
-export const PAYWIRE_ERR_GRAPHQL_SCHEMA_CONFLICT = createError<[string]>(
-  'PAYWIRE_ERR_GRAPHQL_SCHEMA_CONFLICT',
-  'Cannot add the Paywire GraphQL schema to the application\'s: %s. Paywire\'s type and field names are listed in plugins/graphql/README.md.',
-  500, TypeError
 )

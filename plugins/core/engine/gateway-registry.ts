@@ -10,6 +10,7 @@ import type { Extension } from './extension/extension.ts'
 import { Gateway } from './gateway.ts'
 import { isLegacyGatewayFactory, type GatewayFactoryInterface } from './legacy/gateway-factory.ts'
 import { createLegacyGateway } from './legacy/registry-bridge.ts'
+import { didYouMean } from './suggest.ts'
 
 /** The second argument of addGateway: `factory` plus the factory's options. */
 export interface GatewayOptions {
@@ -111,7 +112,7 @@ export class GatewayRegistry {
 
   getGatewayFactory (name: string): GatewayFactory {
     const entry = this.#factories.get(name)
-    if (entry === undefined) throw new PAYWIRE_ERR_UNKNOWN_GATEWAY_FACTORY(name, '-', this.getGatewayFactoryNames().join(', '))
+    if (entry === undefined) throw this.#unknownFactory(name, '-')
     return entry.factory
   }
 
@@ -135,9 +136,7 @@ export class GatewayRegistry {
     }
     const factoryName = options.factory
     const entry = this.#factories.get(factoryName)
-    if (entry === undefined) {
-      throw new PAYWIRE_ERR_UNKNOWN_GATEWAY_FACTORY(factoryName, name, this.getGatewayFactoryNames().join(', ') || 'none')
-    }
+    if (entry === undefined) throw this.#unknownFactory(factoryName, name)
     if (isLegacyGatewayFactory(entry.factory)) return this.#buildLegacy(name, factoryName, entry.factory, options)
     if (entry.scope === undefined) {
       entry.scope = this.#container.createScope().register(entry.factory.configureContainer())
@@ -152,6 +151,11 @@ export class GatewayRegistry {
     this.#scopes.push(scope)
     this.#gateways.set(name, gateway)
     return gateway
+  }
+
+  #unknownFactory (factoryName: string, gatewayName: string): Error {
+    const names = this.getGatewayFactoryNames()
+    return new PAYWIRE_ERR_UNKNOWN_GATEWAY_FACTORY(factoryName, gatewayName, didYouMean(factoryName, names), names.join(', ') || 'none')
   }
 
   /** Same option precedence as 2.0 (factory defaults < addGatewayFactoryConfig < gateway options), same extensions. */

@@ -9,16 +9,18 @@ import type { Extension } from './extension/extension.ts'
 import { injectApi, isApiAware } from './legacy/api-aware.ts'
 import { Identity } from './model/identity.ts'
 import { Reply } from './reply/replies.ts'
-import type { WriteBatch } from './write-batch.ts'
+import type { UnitOfWork } from './unit-of-work.ts'
 
 export interface ExecuteOptions {
   /** Return a reply instead of throwing it. */
   catchReply?: boolean
   /**
    * Collect the models this execute saves instead of writing them when it ends; the caller
-   * flushes the batch (with writes of its own) before answering.
+   * commits the unit (with its token invalidation and claim release) before answering. An
+   * execute given a unit is a top-level one even inside another execute of this gateway: a
+   * request that changes another payment (a webhook) commits on its own.
    */
-  writes?: WriteBatch
+  unit?: UnitOfWork
 }
 
 export interface RequestNotSupportedError extends Error {
@@ -49,7 +51,7 @@ export class Gateway {
     return this.#extensions
   }
 
-  /** @deprecated since 2.0 (PAYWIREDEP006): the APIs given to ApiAware actions. */
+  /** @deprecated (PAYWIREDEP006): the APIs given to ApiAware actions. */
   get apis (): readonly unknown[] {
     return this.#apis ?? []
   }
@@ -68,7 +70,7 @@ export class Gateway {
   }
 
   /**
-   * @deprecated since 2.0, removed in 3.0 (PAYWIREDEP006): give the action its API through
+   * @deprecated (PAYWIREDEP006), removed in the next major version: give the action its API through
    * its constructor. Until then, ApiAware actions get the first API they accept at lookup.
    */
   addApi (api: unknown, prepend = false): this {
@@ -85,9 +87,9 @@ export class Gateway {
    * it, and the same goes for errors.
    */
   async execute (request: unknown, options: ExecuteOptions = {}): Promise<Reply | undefined> {
-    const parent = currentContext.getStore()
+    const parent = options.unit === undefined ? currentContext.getStore() : undefined
     const previous = parent !== undefined && parent.gateway === this ? [...parent.previous, parent] : []
-    const context = new Context(this, request, previous, previous.length === 0 ? options.writes : undefined)
+    const context = new Context(this, request, previous, previous.length === 0 ? options.unit : undefined)
     await currentContext.run(context, () => this.#run(context))
 
     if (context.exception !== undefined) throw context.exception

@@ -2,12 +2,19 @@
  * The framework-agnostic engine: usable from any Node program, without Fastify.
  */
 export * as errorCodes from './errors.ts'
-export { providerError, type ProviderError, type ProviderErrorDetails } from './errors.ts'
+export { isErrorCode, providerError, type ProviderError, type ProviderErrorDetails } from './errors.ts'
 
 export { PaywireBuilder } from './builder.ts'
 export { Paywire } from './paywire.ts'
 export { Gateway, type ExecuteOptions, type RequestNotSupportedError } from './gateway.ts'
-export { WriteBatch } from './write-batch.ts'
+export { UnitOfWork, type UnitOfWorkParts } from './unit-of-work.ts'
+export {
+  ExclusiveExecutor, DEFAULT_CLAIM_TTL_MS, DEFAULT_EXCLUSIVE_ATTEMPTS,
+  type ExclusiveExecutorParts, type ExclusiveOptions, type ExclusiveResult, type ExclusiveTarget
+} from './exclusive-executor.ts'
+export { StatusTransitions, FORWARD_TRANSITIONS, type TransitionDecision, type TransitionTable } from './status-transitions.ts'
+export { PaywireEvents, type PaywireEventMap, type PaywireEventType, type UnmatchedNotification } from './events.ts'
+
 // What addGatewayFactory() accepts; the name GatewayFactory is the 1.x base class (legacy/).
 export { GatewayRegistry, type GatewayFactory as AnyGatewayFactory, type GatewayOptions } from './gateway-registry.ts'
 export {
@@ -31,6 +38,7 @@ export { ExecuteSameRequestWithModelDetailsAction } from './action/execute-same-
 export { GetCurrencyAction } from './action/get-currency-action.ts'
 export { GetHttpRequestAction } from './action/get-http-request-action.ts'
 export { GetTokenAction } from './action/get-token-action.ts'
+export { CheckpointAction } from './action/checkpoint-action.ts'
 export { RenderTemplateAction } from './action/render-template-action.ts'
 
 export { Context } from './extension/context.ts'
@@ -45,9 +53,10 @@ export { escapeHtml } from './reply/html.ts'
 export { Generic, Capture, Authorize, Refund, Cancel, Notify, Sync, Payout, type RefundOptions } from './request/generic.ts'
 export {
   BaseGetStatus, GetHumanStatus, GetBinaryStatus, HumanStatus, BinaryStatus, HUMAN_STATUSES,
-  type HumanStatusValue
+  type HumanStatusValue, type PaymentAmounts
 } from './request/get-status.ts'
 export { Convert } from './request/convert.ts'
+export { Checkpoint } from './request/checkpoint.ts'
 export { GetHttpRequest, type HttpRequestData } from './request/get-http-request.ts'
 export { GetToken } from './request/get-token.ts'
 export { GetCurrency } from './request/get-currency.ts'
@@ -60,20 +69,31 @@ export { Payout as PayoutModel } from './model/payout.ts'
 export { Token, type TokenJSON, type TokenKind } from './model/token.ts'
 
 export type { Storage, Criteria, FindByOptions, ModelClass } from './storage/storage.ts'
-export { AbstractStorage, defaultCodec, matchesCriteria, valueAt, type ModelCodec, type StorageOptions } from './storage/abstract-storage.ts'
+export {
+  AbstractStorage, ANY_VERSION, defaultCodec, matchesCriteria, valueAt,
+  type ModelCodec, type StagedWrite, type StorageOptions, type StoredRecord
+} from './storage/abstract-storage.ts'
+export type { CommitSet, UnstagedSave } from './storage/commit.ts'
+export { assertStorable, isStorableText, MAX_RECORD_DEPTH } from './storage/storable.ts'
 export { MemoryStorage } from './storage/memory-storage.ts'
 export { StorageRegistry } from './storage/storage-registry.ts'
 
 export {
-  TokenStorage, DEFAULT_TOKEN_TTL_SECONDS, assertTokenTtls, newLockId, tokenTtlSeconds, type TokenClaim, type TokenTtls
+  TokenStorage, DEFAULT_TOKEN_TTL_SECONDS, assertTokenTtls, newClaimId, tokenTtlSeconds, tokenUsedError,
+  type Claim, type TokenClaim, type TokenTtls, type UsedToken
 } from './security/token-storage.ts'
+export { affinityTag, AFFINITY_TAG_LENGTH } from './security/random.ts'
 export { MemoryTokenStorage, type MemoryTokenStorageOptions } from './security/memory-token-storage.ts'
 export { TokenFactory, TOKEN_PARAMETER, TOKEN_PLACEHOLDER, type BaseUrl, type TokenSpec, type UrlParameters } from './security/token-factory.ts'
 export { GenericTokenFactory, DEFAULT_TOKEN_PATHS, type TokenPaths } from './security/generic-token-factory.ts'
-export { HttpRequestVerifier, type VerifiableRequest, type VerifyOptions } from './security/http-request-verifier.ts'
+export { HttpRequestVerifier, type VerifiableRequest } from './security/http-request-verifier.ts'
 
 export { HttpClient, UndiciHttpClient, type HttpRequest, type HttpResponse as HttpClientResponse } from './http-client.ts'
 export { Logger, NullLogger } from './logger.ts'
+export {
+  PAYWIRE_REDACT_PATHS, REDACTED, RedactingLogger, SECRET_KEY, TOKEN_PREFIX_LENGTH, paywireLogSerializers, paywireLogger, redactText,
+  redactUrl, redactValue, redactedError, serializeError, serializeRequest, stripCommandArguments, tokenPrefix
+} from './redact.ts'
 export { runWithHttpRequest, getCurrentHttpRequest } from './http-request-context.ts'
 export { TemplateRenderer } from './template-renderer.ts'
 export {
@@ -81,6 +101,7 @@ export {
   type Currency
 } from './money.ts'
 export { MemoryStorageBackend, StorageBackend } from './storage/storage-backend.ts'
+export type { IdempotencyRecord, IdempotencyStore } from './storage/idempotency-store.ts'
 
 export { DEPRECATIONS, findDeprecation, recordDeprecations, type Deprecation } from './deprecations.ts'
 export * from './legacy/index.ts'

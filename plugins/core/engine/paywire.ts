@@ -1,5 +1,10 @@
+import { inspect, type InspectOptions } from 'node:util'
 import type { ServiceContainer } from './di/service-container.ts'
+import type { PaywireEventMap, PaywireEventType, PaywireEvents } from './events.ts'
+import type { ExclusiveExecutor, ExclusiveOptions, ExclusiveResult, ExclusiveTarget } from './exclusive-executor.ts'
+import type { Identity } from './model/identity.ts'
 import { PAYWIRE_ERR_UNKNOWN_GATEWAY } from './errors.ts'
+import { redactValue } from './redact.ts'
 import type { Token } from './model/token.ts'
 import type { UrlParameters } from './security/token-factory.ts'
 import type { Gateway } from './gateway.ts'
@@ -20,6 +25,10 @@ export interface PaywireParts {
   tokenStorage: TokenStorage
   tokenFactory: GenericTokenFactory
   httpRequestVerifier: HttpRequestVerifier
+  executor: ExclusiveExecutor
+  events: PaywireEvents
+  /** The origins the shop is reached at; never derived from a request. */
+  shopOrigins?: () => readonly string[]
   /** Releases what the builder created (the default HTTP client's connections). */
   close: () => Promise<void>
 }
@@ -51,8 +60,21 @@ export class Paywire {
     return this.#parts.gateways.getGatewayNames()
   }
 
+  /** A copy of the gateway's options: its values as given, but inspect() and JSON mask secret ones. */
   getGatewayOptions (name: string): Readonly<GatewayOptions> | undefined {
-    return this.#parts.gateways.getGatewayOptions(name)
+    const options = this.#parts.gateways.getGatewayOptions(name)
+    if (options === undefined) return undefined
+    const copy = { ...options }
+    Object.defineProperties(copy, {
+      toJSON: { value: () => redactValue(options), enumerable: false },
+      [inspect.custom]: { value: (_depth: number, inspectOptions: InspectOptions) => inspect(redactValue(options), inspectOptions), enumerable: false }
+    })
+    return Object.freeze(copy)
+  }
+
+  /** A summary: the gateways, their factories' names and the storages, never their options. */
+  [inspect.custom] (): string {
+    return `Paywire { gateways: ${inspect(this.getGatewayNames())}, factories: ${inspect(this.getGatewayFactoryNames())} }`
   }
 
   getGatewayFactory (name: string): GatewayFactory {
@@ -119,6 +141,27 @@ export class Paywire {
     return token
   }
 
+  /**
+   * Runs a request that changes a payment as its only writer: claims the payment (or
+   * throws PAYWIRE_ERR_PAYMENT_BUSY), reads it again, runs `createRequest(identity)` through
+   * the gateway and commits what it changed with the claim's release (ExclusiveExecutor).
+   *
+   *   await paywire.executeExclusive('paypal', payment, (model) => new Refund(model, { amount: 500 }))
+   */
+  async executeExclusive<R> (gateway: string | Gateway, target: ExclusiveTarget, createRequest: (target: Token | Identity) => R,
+    options?: ExclusiveOptions): Promise<ExclusiveResult<R>> {
+    return await this.#parts.executor.execute(typeof gateway === 'string' ? this.getGateway(gateway) : gateway, target, createRequest, options)
+  }
+
+  getExclusiveExecutor (): ExclusiveExecutor {
+    return this.#parts.executor
+  }
+
+  /** Subscribes to what gateways report (see PaywireEvents); returns the unsubscribe function. */
+  on<K extends PaywireEventType> (type: K, handler: (event: PaywireEventMap[K]) => void | Promise<void>): () => void {
+    return this.#parts.events.on(type, handler)
+  }
+
   getTokenFactory (): GenericTokenFactory {
     return this.#parts.tokenFactory
   }
@@ -129,6 +172,11 @@ export class Paywire {
 
   getTokenStorage (): TokenStorage {
     return this.#parts.tokenStorage
+  }
+
+  /** The origins the shop is reached at (its configured base URL's, or the plugin's trusted list). */
+  getShopOrigins (): readonly string[] {
+    return this.#parts.shopOrigins?.() ?? []
   }
 
   /** Disposes the gateway scopes, and the container when the builder created it. */

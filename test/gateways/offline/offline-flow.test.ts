@@ -45,8 +45,8 @@ t.test('prepare → capture → done reads captured', async (t) => {
   const { paywire, payments } = buildPaywire()
   t.teardown(() => paywire.close())
   const { payment, token } = await prepare(paywire)
-  t.match(token.targetUrl, /^https:\/\/shop\.example\/capture\?paywire_token=[\w-]{43}$/)
-  t.match(token.afterUrl, /^https:\/\/shop\.example\/done\?paywire_token=[\w-]{43}$/)
+  t.match(token.targetUrl, /^https:\/\/shop\.example\/capture\?paywire_token=[\w-]{51}$/)
+  t.match(token.afterUrl, /^https:\/\/shop\.example\/done\?paywire_token=[\w-]{51}$/)
 
   const verifier = paywire.getHttpRequestVerifier()
   const captureToken = await verifier.verify(visit(token.targetUrl))

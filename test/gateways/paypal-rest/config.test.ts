@@ -140,4 +140,13 @@ t.test('webhook options', async (t) => {
   t.equal(configWith({ webhookVerification: undefined }).webhookVerification, 'online')
   t.equal(configWith({ webhookVerification: 'offline' }).webhookVerification, 'offline')
   t.throws(() => configWith({ webhookVerification: 'none' }), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /"webhook_verification"/ })
+  // PayPal answers 400 to every verification with such an id: refused at boot instead.
+  for (const webhookId of ['WH-1', 'x'.repeat(51), 'id with spaces']) {
+    t.throws(() => configWith({ webhookId }), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /"webhook_id"/ }, webhookId)
+  }
+  t.equal(configWith({}).webhookMaxAgeSeconds, 300)
+  t.equal(configWith({ webhookMaxAge: '60' }).webhookMaxAgeSeconds, 60)
+  for (const webhookMaxAge of [0, -1, 1.5, 'soon', 86_401]) {
+    t.throws(() => configWith({ webhookMaxAge }), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /"webhook_max_age"/ }, String(webhookMaxAge))
+  }
 })

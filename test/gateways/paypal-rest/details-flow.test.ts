@@ -13,7 +13,9 @@ t.test('the second procedure, exactly as the README writes it: shop → capture 
   const journey = await startJourney(shop, {}, 'details')
   const returnUrl = await decideOnApprovalPage(journey.approvalUrl, 'approve')
   t.ok(returnUrl.startsWith(`${journey.captureUrl}?`))
-  t.match(await comeBack(returnUrl), { status: 'captured', payment: { details: { id: journey.paymentId, state: 'approved' } } })
+  const done = await comeBack(returnUrl)
+  t.match(done, { status: 'captured', message: 'Your payment was received.' })
+  t.notOk('details' in done.payment, 'PayPal\'s record (payer, ids) is not shown to whoever holds the done link')
 
   const details = await storedDetails(shop, journey.id)
   t.equal(details.idStorage, journey.id, 'the storage id stays in idStorage')

@@ -1,5 +1,6 @@
 import t from 'tap'
 import { RedisStorageBackend } from '../../../plugins/redis/index.ts'
+import { decodeRecord, recordKey } from '../../../plugins/redis/keys.ts'
 import { testRedis } from '../../plugins/redis/fixtures.ts'
 import { pay, readDone, saleOf, startShop, storedPayment } from './fixtures/shop.ts'
 
@@ -11,15 +12,15 @@ t.test('on Redis: a Payment paid through PayPal, then a webhook finds it by PayP
 
   const { id, paymentId, done } = await pay(shop, { totalAmount: 4200, currencyCode: 'USD' }, 'approve_pending')
   t.equal(done.status, 'pending')
-  t.equal(await redis.exists(`${keyPrefix}model:Payment:${id}`), 1, 'the payment lives in Redis')
-  t.equal(await redis.zscore(`${keyPrefix}index:Payment:details.id:${paymentId}`, id) !== null, true, 'indexed by PayPal\'s id')
+  t.equal(await redis.exists(recordKey(keyPrefix, 'Payment', id)), 1, 'the payment lives in Redis')
+  t.equal(await redis.zscore(`${keyPrefix}index:{Payment}:details.id:${paymentId}`, id) !== null, true, 'indexed by PayPal\'s id')
 
   await shop.paypal.simulator.webhooks.waitForIdle()
   shop.paypal.simulator.settleSale(saleOf((await storedPayment(shop, id)).details).id, 'completed')
   await shop.paypal.simulator.webhooks.waitForIdle()
   t.same([...new Set(shop.paypal.simulator.webhooks.deliveries().map((delivery) => delivery.attempts.at(-1)?.statusCode))], [204])
   t.equal((await readDone(done.doneUrl)).status, 'captured')
-  const stored = JSON.parse(await redis.get(`${keyPrefix}model:Payment:${id}`) as string)
+  const stored = JSON.parse(decodeRecord(await redis.get(recordKey(keyPrefix, 'Payment', id)) as string).json)
   t.match(stored, { totalAmount: 4200, currencyCode: 'USD', details: { id: paymentId, state: 'approved' } })
   t.equal(saleOf(stored.details).state, 'completed')
 })
@@ -29,6 +30,6 @@ t.test('on Redis: the REST details record keeps its storage id in idStorage and 
   const shop = await startShop(t, { backend: new RedisStorageBackend(redis, { keyPrefix }) })
   const { id, paymentId, done } = await pay(shop, {}, 'approve', 'details')
   t.equal(done.status, 'captured')
-  t.match(JSON.parse(await redis.get(`${keyPrefix}model:PaymentDetails:${id}`) as string), { idStorage: id, id: paymentId, state: 'approved' })
-  t.equal(await redis.zscore(`${keyPrefix}index:PaymentDetails:id:${paymentId}`, id) !== null, true)
+  t.match(JSON.parse(decodeRecord(await redis.get(recordKey(keyPrefix, 'PaymentDetails', id)) as string).json), { idStorage: id, id: paymentId, state: 'approved' })
+  t.equal(await redis.zscore(`${keyPrefix}index:{PaymentDetails}:id:${paymentId}`, id) !== null, true)
 })

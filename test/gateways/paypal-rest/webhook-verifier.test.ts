@@ -15,7 +15,7 @@ interface Setup extends PaypalFixture {
   calls: (pattern: RegExp) => number
 }
 
-async function setup (t: Teardown, mode: 'online' | 'offline', options: { webhookId?: string, endpoint?: string } = {}): Promise<Setup> {
+async function setup (t: Teardown, mode: 'online' | 'offline', options: { webhookId?: string, endpoint?: string, maxAge?: number, now?: () => number } = {}): Promise<Setup> {
   const fixture = await startPaypal(t)
   const subscription = fixture.paypal.simulator.webhooks.subscribe({ url: 'http://127.0.0.1:9/hooks', clientId: fixture.client.clientId })
   const webhookId = options.webhookId ?? subscription.id
@@ -28,9 +28,10 @@ async function setup (t: Teardown, mode: 'online' | 'offline', options: { webhoo
     configPath: '',
     config: { 'service.EndPoint': options.endpoint ?? fixture.endpoint, 'http.RetryBackoffMs': 1, 'http.Retry': 0 },
     webhookId,
-    webhookVerification: mode
+    webhookVerification: mode,
+    webhookMaxAge: options.maxAge
   })
-  const verifier = new PaypalWebhookVerifier(config, new PaypalRestApi(config, http, new CapturingLogger()), http)
+  const verifier = new PaypalWebhookVerifier(config, new PaypalRestApi(config, http, new CapturingLogger()), http, { now: options.now })
   return {
     ...fixture,
     verifier,
@@ -52,6 +53,9 @@ t.test('online: PayPal\'s verify endpoint decides, with the event spliced in exa
   const spaced = EVENT.replace('{"id"', '{ "id"')
   t.equal(await verifier.verify(delivery(spaced, { ...await signed(spaced) })), true, 'bytes as received, not re-serialized')
   t.equal(await verifier.verify(delivery(EVENT.replace('PAYID-1', 'PAYID-2'), headers)), false, 'a tampered body')
+  t.equal(calls(/verify-webhook-signature$/), 2, 'the tampered copy of a verified transmission is refused from memory')
+  const fresh = { ...await signed() }
+  t.equal(await verifier.verify(delivery(EVENT.replace('PAYID-1', 'PAYID-2'), fresh)), false, 'a tampered body under a new transmission')
   t.equal(calls(/verify-webhook-signature$/), 3)
 })
 
@@ -124,4 +128,77 @@ t.test('offline: PayPal unreachable for the certificate is a coded error', async
   const headers = { ...await signed() }
   const certUrl = headers['paypal-cert-url'].replace(/^http:\/\/127\.0\.0\.1:\d+/, 'http://127.0.0.1:9')
   await t.rejects(verifier.verify(delivery(EVENT, { ...headers, 'paypal-cert-url': certUrl })), { code: 'PAYWIRE_ERR_PROVIDER', providerCode: 'NO_RESPONSE' })
+})
+
+t.test('out-of-spec headers are refused before any call: never a 400 from PayPal turned into a 502', async (t) => {
+  const { verifier, signed, calls } = await setup(t, 'online')
+  const headers: Record<string, string> = { ...await signed() }
+  const outOfSpec: Array<[string, string]> = [
+    ['paypal-transmission-id', 'x'.repeat(51)],
+    ['paypal-transmission-id', 'has spaces'],
+    ['paypal-transmission-time', 'yesterday'],
+    ['paypal-transmission-time', '2026-13-45T99:99:99Z'],
+    ['paypal-transmission-sig', 'not base64!'],
+    ['paypal-transmission-sig', 'A'.repeat(501)],
+    ['paypal-cert-url', `https://api.paypal.com/${'c'.repeat(500)}`],
+    ['paypal-cert-url', 'https://evil.example/v1/notifications/certs/CERT-1'],
+    ['paypal-auth-algo', 'SHA256 with RSA'],
+    ['paypal-auth-algo', 'A'.repeat(101)]
+  ]
+  for (const [header, value] of outOfSpec) {
+    t.equal(await verifier.verify(delivery(EVENT, { ...headers, [header]: value })), false, `${header}: ${value.slice(0, 40)}`)
+  }
+  t.equal(calls(/verify-webhook-signature$/), 0, 'PayPal was never asked')
+})
+
+t.test('stale or future transmissions are refused without asking PayPal; the window is an option', async (t) => {
+  for (const mode of ['online', 'offline'] as const) {
+    let now = Date.now()
+    const { verifier, signed, calls } = await setup(t, mode, { maxAge: 60, now: () => now })
+    const headers = { ...await signed() }
+    now += 61_000
+    t.equal(await verifier.verify(delivery(EVENT, headers)), false, `${mode}: a minute and a second late`)
+    now -= 122_000
+    t.equal(await verifier.verify(delivery(EVENT, headers)), false, `${mode}: from a minute in the future`)
+    t.equal(calls(/verify-webhook-signature$|\/certs\//), 0)
+    now += 61_000
+    t.equal(await verifier.verify(delivery(EVENT, headers)), true, `${mode}: within the window`)
+  }
+})
+
+t.test('a verified transmission is remembered for the window: a replay costs no call', async (t) => {
+  let now = Date.now()
+  const { verifier, signed, calls } = await setup(t, 'online', { now: () => now })
+  const headers = { ...await signed() }
+  t.equal(await verifier.verify(delivery(EVENT, headers)), true)
+  for (let replay = 0; replay < 200; replay++) t.equal(await verifier.verify(delivery(EVENT, headers)), true)
+  t.equal(calls(/verify-webhook-signature$/), 1, '200 replays, one call')
+  t.equal(await verifier.verify(delivery(EVENT, { ...headers, 'paypal-transmission-sig': Buffer.from('x'.repeat(32)).toString('base64') })), false, 'another signature under a verified id')
+  t.equal(calls(/verify-webhook-signature$/), 1)
+  now += 301_000
+  t.equal(await verifier.verify(delivery(EVENT, headers)), false, 'after the window the transmission is stale anyway')
+  t.equal(calls(/verify-webhook-signature$/), 1)
+})
+
+t.test('forged deliveries on the route: refused, and none costs a call to PayPal', async (t) => {
+  const { startShop, deliver } = await import('./fixtures/shop.ts')
+  const logger = new CapturingLogger()
+  const shop = await startShop(t, { logger, config: { 'log.LogEnabled': true } })
+  const forged = {
+    'paypal-transmission-id': 'd938e770-8046-11e6-8103-6b62a8a99ac4',
+    'paypal-transmission-time': new Date().toISOString(),
+    'paypal-transmission-sig': Buffer.from('forged'.repeat(10)).toString('base64'),
+    'paypal-cert-url': 'https://evil.example/cert.pem',
+    'paypal-auth-algo': 'SHA256withRSA'
+  }
+  for (let post = 0; post < 50; post++) {
+    const page = await deliver(shop, EVENT, { ...forged, 'paypal-transmission-id': `forged-${post}` })
+    t.equal(page.status, 400)
+  }
+  const outOfSpec = await deliver(shop, EVENT, { ...forged, 'paypal-cert-url': shop.endpoint + '/v1/notifications/certs/CERT-1', 'paypal-transmission-id': 'x'.repeat(80) })
+  t.equal(outOfSpec.status, 400, 'out-of-spec values are the sender\'s mistake, not a 502')
+  t.same(logger.calls(), [], 'PayPal saw none of them')
+  const signedDelivery = await shop.paypal.simulator.webhooks.sign(EVENT, { webhookId: shop.webhookId })
+  t.equal((await deliver(shop, EVENT, { ...signedDelivery })).status, 204, 'a genuine one still passes')
+  t.same(logger.calls(), ['POST /v1/oauth2/token 200', 'POST /v1/notifications/verify-webhook-signature 200'], 'with one call')
 })

@@ -3,6 +3,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import type { WebhookDelivery } from '../../../gateways/paypal-rest/simulator/index.ts'
+import { Payment } from '../../../plugins/core/index.ts'
 import { CapturingLogger, type Teardown } from './fixtures/recorders.ts'
 import {
   GATEWAY, callPaypal, comeBack, decideOnApprovalPage, deliver, heldDelivery, pay, readDone, saleOf, startJourney, startShop, storedPayment, visit,
@@ -92,6 +93,24 @@ t.test('forged deliveries are refused with 400 before anything changes', async (
   shop.paypal.simulator.webhooks.resume()
   await shop.paypal.simulator.webhooks.waitForIdle()
   t.equal(saleOf((await storedPayment(shop, id)).details).state, 'completed', 'the genuine delivery still works')
+})
+
+t.test('a payment another request holds: the delivery is answered 409 PAYWIRE_ERR_PAYMENT_BUSY, and PayPal\'s redelivery is processed', async (t) => {
+  const shop = await startShop(t, { simulator: { webhookDelivery: { maxAttempts: 1 } } })
+  const { id, sale, done } = await pendingPayment(shop)
+  const claims = shop.app.paywire.getTokenStorage()
+  const claim = await claims.claimModel(shop.app.paywire.getStorage(Payment).identify(await storedPayment(shop, id)), 30_000)
+  const held = await settleHeld(shop, sale.id)
+  const busy = await deliver(shop, held.body, { ...held.headers })
+  t.equal(busy.status, 409)
+  t.match(JSON.parse(busy.body), { code: 'PAYWIRE_ERR_PAYMENT_BUSY' })
+  t.equal(saleOf((await storedPayment(shop, id)).details).state, 'pending', 'nothing ran beside the holder')
+  await claims.releaseClaim(claim)
+
+  shop.paypal.simulator.webhooks.resume()
+  await shop.paypal.simulator.webhooks.waitForIdle()
+  t.equal((await readDone(done.doneUrl)).status, 'captured', 'PayPal delivered again: processed')
+  t.ok((await storedPayment(shop, id)).details.paywire_webhook_events.includes(held.eventId))
 })
 
 t.test('the same event twice is processed once', async (t) => {

@@ -74,13 +74,13 @@ t.test('an unexpected failure is logged and answered without internals', async (
   const logged: unknown[] = []
   app.log.error = (entry: unknown) => { logged.push(entry) }
   const pending = app.inject({ url: pathOf(token.targetUrl) })
-  // The action is held at the gate; make its storage fail when the execute finishes.
-  const storage = app.paywire.getStorage(Payment)
-  const update = storage.update.bind(storage)
-  storage.update = async () => { throw new Error('disk full at /var/lib/secret-path') }
+  // The action is held at the gate; make the commit fail when the execute finishes.
+  const backend = app.paywire.getStorageBackend()
+  const commit = backend.commit.bind(backend)
+  backend.commit = async () => { throw new Error('disk full at /var/lib/secret-path') }
   release()
   const response = await pending
-  storage.update = update
+  backend.commit = commit
   t.equal(response.statusCode, 500)
   t.equal(response.json().code, 'PAYWIRE_ERR_INTERNAL')
   t.notMatch(response.body, 'secret-path')
@@ -94,12 +94,12 @@ t.test('a gateway failure whose saves fail too: the gateway\'s error is answered
   const token = await app.paywire.getTokenFactory().createCaptureToken('scripted', payment, 'done')
   const logged: Array<{ err?: Error }> = []
   app.log.error = (entry: { err?: Error }) => { logged.push(entry) }
-  const storage = app.paywire.getStorage(Payment)
-  const update = storage.update.bind(storage)
-  storage.update = async () => { throw new Error('disk full') }
+  const backend = app.paywire.getStorageBackend()
+  const commit = backend.commit.bind(backend)
+  backend.commit = async () => { throw new Error('disk full') }
   script.error = new Error('gateway exploded')
   const failed = await app.inject({ url: pathOf(token.targetUrl) })
-  storage.update = update
+  backend.commit = commit
   t.equal(failed.statusCode, 500)
   t.equal(failed.json().code, 'PAYWIRE_ERR_INTERNAL')
   t.same(logged.map((entry) => entry.err?.message), ['disk full', 'gateway exploded'], 'the save failure, then the request\'s own error')

@@ -5,7 +5,7 @@ import t from 'tap'
 import { request } from 'undici'
 import { offlineGateway } from '../../../gateways/offline/index.ts'
 import {
-  CoreGatewayFactory, Logger, MemoryStorage, MemoryTokenStorage, Payment, autowire, get, paywire, serviceId,
+  AbstractStorage, CoreGatewayFactory, Logger, RedactingLogger, MemoryStorage, MemoryTokenStorage, Payment, autowire, get, paywire, serviceId,
   type ActionEntry, type ContainerConfiguration
 } from '../../../plugins/core/index.ts'
 import { buildTestApp, pathOf, storedPayment } from './fixtures.ts'
@@ -21,7 +21,7 @@ t.test('invalid options fail app.ready() with a coded error naming the option', 
     [{ baseUrl: 'https://' }, 'baseUrl'],
     [{ gateways: { cash: { options: true } } }, 'gateways.cash.factory'],
     [{ gateways: { 'bad name': { factory: 'offline' } } }, 'gateways'],
-    [{ tokenLockMs: 0 }, 'tokenLockMs'],
+    [{ claimTtlMs: 10 }, 'claimTtlMs'],
     [{ configure: 'yes' }, 'configure'],
     [{ backend: {} }, 'backend'],
     [{ tokenStorage: { find () {} } }, 'tokenStorage'],
@@ -47,6 +47,12 @@ t.test('invalid options fail app.ready() with a coded error naming the option', 
   await withRegisterOptions.close()
 })
 
+t.test('claimTtlMs sets how long a request\'s claim on a payment lasts unless renewed', async (t) => {
+  const { app } = await buildTestApp({ claimTtlMs: 5000 })
+  t.teardown(() => app.close())
+  t.equal(app.paywire.getExclusiveExecutor().claimTtlMs, 5000)
+})
+
 t.test('in production a base URL is required unless request origins are trusted', async (t) => {
   const env = process.env.NODE_ENV
   process.env.NODE_ENV = 'production'
@@ -56,10 +62,50 @@ t.test('in production a base URL is required unless request origins are trusted'
   await t.rejects(ready(app), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /baseUrl/ })
   await app.close()
   const trusting = Fastify()
-  trusting.register(paywire, { trustRequestBaseUrl: true })
+  trusting.register(paywire, { trustRequestBaseUrl: ['https://shop.example'], allowMemoryStorage: true })
   await trusting.ready()
   await trusting.close()
 })
+
+t.test('trusting request origins needs an explicit list of them', async (t) => {
+  for (const [value, message] of [
+    [true, /"trustRequestBaseUrl".*must list the origins/],
+    [[], /"trustRequestBaseUrl"/],
+    [['shop.example'], /"trustRequestBaseUrl\.0"/],
+    [['https://shop.example/shop'], /"trustRequestBaseUrl\.0".*no path/]
+  ] as Array<[unknown, RegExp]>) {
+    const app = Fastify()
+    app.register(paywire, { trustRequestBaseUrl: value } as Record<string, unknown>)
+    await t.rejects(ready(app), { code: 'PAYWIRE_ERR_INVALID_OPTION', message }, JSON.stringify(value))
+    await app.close()
+  }
+})
+
+t.test('in production, payments in process memory need an explicit opt-in', async (t) => {
+  const env = process.env.NODE_ENV
+  process.env.NODE_ENV = 'production'
+  t.teardown(() => { process.env.NODE_ENV = env })
+  const app = Fastify()
+  app.register(paywire, { baseUrl: 'https://shop.example' })
+  await t.rejects(ready(app), { code: 'PAYWIRE_ERR_MEMORY_STORAGE_IN_PRODUCTION', message: /restart or a crash would lose every payment.*allowMemoryStorage: true/ })
+  await app.close()
+  const durable = Fastify()
+  durable.register(paywire, { baseUrl: 'https://shop.example', storages: [[Payment, new ElsewhereStorage(Payment)]] })
+  await durable.ready()
+  await durable.close()
+  const optedIn = Fastify()
+  optedIn.register(paywire, { baseUrl: 'https://shop.example', allowMemoryStorage: true })
+  await optedIn.ready()
+  t.ok(optedIn.paywire)
+  await optedIn.close()
+})
+
+/** A payment storage that is not the in-memory one (as paywire-postgres or paywire-redis give). */
+class ElsewhereStorage extends AbstractStorage<Payment> {
+  protected async doWrite (): Promise<void> {}
+  protected async doFind (): Promise<null> { return null }
+  protected async doFindBy (): Promise<never[]> { return [] }
+}
 
 t.test('decorates app.paywire; gateways come from options, configure() and late gateway plugins', async (t) => {
   const app = Fastify()
@@ -88,13 +134,13 @@ t.test('a gateway plugin registered without the core plugin fails with Fastify\'
   await app.close()
 })
 
-t.test('one Awilix container per application, with app.log as the logger', async (t) => {
+t.test('one Awilix container per application, with a redacting logger over app.log', async (t) => {
   const first = await buildTestApp()
   const second = await buildTestApp()
   t.teardown(async () => { await first.app.close(); await second.app.close() })
   t.not(first.app.diContainer, second.app.diContainer)
   t.equal(first.app.paywire.container.awilix, first.app.diContainer)
-  t.equal(first.app.paywire.container.get(Logger), first.app.log)
+  t.ok(first.app.paywire.container.get(Logger) instanceof RedactingLogger)
 
   const own = createContainer({ injectionMode: 'PROXY' })
   const app = Fastify()
@@ -123,6 +169,7 @@ class WhichApi {
 }
 
 class WhichApiAction {
+  static readonly inject = ['api']
   readonly api: Api
 
   constructor (api: Api) {
@@ -191,15 +238,39 @@ t.test('concurrent captures with one token: exactly one reaches the gateway', as
   t.equal((await first).statusCode, 302)
   for (const other of others) {
     t.equal(other.statusCode, 409)
-    t.equal(other.json().code, 'PAYWIRE_ERR_TOKEN_IN_USE')
+    t.equal(other.json().code, 'PAYWIRE_ERR_PAYMENT_BUSY')
   }
+  t.equal(script.calls.capture, 1)
+})
+
+t.test('a buyer whose payment another request holds briefly (a webhook) waits for it instead of reading a 409', async (t) => {
+  const tokens = new MemoryTokenStorage()
+  const { app, script } = await buildTestApp({ tokenStorage: tokens })
+  t.teardown(() => app.close())
+  const payment = await storedPayment(app)
+  const token = await app.paywire.getTokenFactory().createCaptureToken('scripted', payment, 'done')
+  const webhook = await tokens.claimModel(app.paywire.getStorage(Payment).identify(payment), 30_000)
+  // The buyer's request found the payment busy at least once: then the webhook finishes.
+  const claim = tokens.claim.bind(tokens)
+  let busy!: () => void
+  const foundBusy = new Promise<void>((resolve) => { busy = resolve })
+  tokens.claim = async (hash, ttlMs) => claim(hash, ttlMs).catch((error: { code?: string }) => {
+    if (error.code === 'PAYWIRE_ERR_PAYMENT_BUSY') busy()
+    throw error
+  })
+  const buyer = app.inject({ url: pathOf(token.targetUrl) })
+  await foundBusy
+  await tokens.releaseClaim(webhook)
+  const answer = await buyer
+  t.equal(answer.statusCode, 302)
+  t.equal(answer.headers.location, token.afterUrl)
   t.equal(script.calls.capture, 1)
 })
 
 t.test('token URLs: trusted request origins, the listening address in development, a base path', async (t) => {
   const trusting = Fastify({ trustProxy: true })
   t.teardown(() => trusting.close())
-  await trusting.register(paywire, { trustRequestBaseUrl: true, gateways: { cash: { factory: 'offline' } } })
+  await trusting.register(paywire, { trustRequestBaseUrl: ['https://shop.example', 'https://www.shop.example'], gateways: { cash: { factory: 'offline' } } })
   await trusting.register(offlineGateway)
   trusting.post('/prepare', async () => {
     const payment = await storedPayment(trusting)
@@ -207,6 +278,15 @@ t.test('token URLs: trusted request origins, the listening address in developmen
   })
   const prepared = await trusting.inject({ method: 'POST', url: '/prepare', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'shop.example' } })
   t.match(prepared.json().url, /^https:\/\/shop\.example\/payment\/capture\//)
+  const other = await trusting.inject({ method: 'POST', url: '/prepare', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'www.shop.example' } })
+  t.match(other.json().url, /^https:\/\/www\.shop\.example\/payment\/capture\//, 'each listed origin')
+  t.same(trusting.paywire.getShopOrigins(), ['https://shop.example', 'https://www.shop.example'])
+  // A spoofed Host (or scheme) must not choose where the buyer is sent.
+  for (const headers of [{ 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' }, { 'x-forwarded-proto': 'http', 'x-forwarded-host': 'shop.example' }, { host: 'evil.example' }]) {
+    const spoofed = await trusting.inject({ method: 'POST', url: '/prepare', headers })
+    t.equal(spoofed.statusCode, 400, JSON.stringify(headers))
+    t.equal(spoofed.json().code, 'PAYWIRE_ERR_UNTRUSTED_HOST')
+  }
 
   const dev = Fastify()
   t.teardown(() => dev.close())

@@ -9,29 +9,26 @@ t.test('capture completes, invalidates its token and redirects to the done page'
   t.teardown(() => app.close())
   const payment = await storedPayment(app)
   const token = await app.paywire.getTokenFactory().createCaptureToken('cash', payment, 'done')
-  t.match(token.targetUrl, /^https:\/\/shop\.example\/payment\/capture\/[\w-]{43}$/)
+  t.match(token.targetUrl, /^https:\/\/shop\.example\/payment\/capture\/[\w-]{51}$/)
 
   const capture = await app.inject({ url: pathOf(token.targetUrl) })
   t.equal(capture.statusCode, 302)
   t.equal(capture.headers.location, token.afterUrl)
-  t.match(token.afterUrl, /^https:\/\/shop\.example\/payment\/done\/[\w-]{43}$/)
+  t.match(token.afterUrl, /^https:\/\/shop\.example\/payment\/done\/[\w-]{51}$/)
 
   const done = await app.inject({ url: pathOf(token.afterUrl) })
   t.equal(done.statusCode, 200)
   t.same(done.json(), {
     status: 'captured',
-    payment: {
-      number: 'ORDER-1',
-      totalAmount: 1999,
-      currencyCode: 'EUR',
-      details: { amount: 1999, currency: 'EUR', number: 'ORDER-1', description: '', client_email: '', client_id: '', paid: true, status: 'captured' }
-    }
+    message: 'Your payment was received.',
+    payment: { number: 'ORDER-1', totalAmount: 1999, currencyCode: 'EUR' }
   })
   t.equal(done.headers['cache-control'], 'no-store')
 
   const again = await app.inject({ url: pathOf(token.targetUrl) })
-  t.equal(again.statusCode, 404, 'the capture token is single use')
-  t.equal(again.json().code, 'PAYWIRE_ERR_TOKEN_NOT_FOUND')
+  t.equal(again.statusCode, 303, 'the capture token is single use: a reload goes to the payment\'s result')
+  t.equal(again.headers.location, token.afterUrl)
+  t.equal((await app.inject({ method: 'POST', url: pathOf(token.targetUrl) })).statusCode, 303, 'also for a form posted again')
   const doneAgain = await app.inject({ url: pathOf(token.afterUrl) })
   t.equal(doneAgain.statusCode, 200, 'the done page can be reloaded')
 })
@@ -54,7 +51,8 @@ t.test('a capture that replies keeps its token; the buyer comes back and complet
   t.equal(script.calls.capture, 2)
 
   const third = await app.inject({ url: pathOf(token.targetUrl) })
-  t.equal(third.statusCode, 404)
+  t.equal(third.statusCode, 303)
+  t.equal(script.calls.capture, 2, 'a used token never reaches the gateway again')
   const stored = await app.paywire.getStorage(Payment).find(payment.id as string)
   t.equal(stored?.details.status, 'capture', 'details written by the gateway were stored')
 })
@@ -130,7 +128,9 @@ t.test('refund and cancel redirect to their after URL when they have one, else a
   const refunded = await app.inject({ method: 'POST', url: pathOf(refund.targetUrl) })
   t.equal(refunded.statusCode, 204)
   t.equal((await app.inject({ url: pathOf(capture.afterUrl) })).json().status, 'refunded')
-  t.equal((await app.inject({ method: 'POST', url: pathOf(refund.targetUrl) })).statusCode, 404, 'refund tokens are single use')
+  const usedRefund = await app.inject({ method: 'POST', url: pathOf(refund.targetUrl) })
+  t.equal(usedRefund.statusCode, 410, 'refund tokens are single use; without an after URL the answer says so')
+  t.equal(usedRefund.json().code, 'PAYWIRE_ERR_TOKEN_USED')
 
   const pending = await storedPayment(app, { details: { paid: false } })
   const pendingCapture = await tokens.createCaptureToken('cash', pending, 'done')
@@ -197,4 +197,31 @@ t.test('gateway-wide notifications on /notify/unsafe/:gateway', async (t) => {
   const unsupported = await app.inject({ method: 'POST', url: '/payment/notify/unsafe/cash', payload: {} })
   t.equal(unsupported.statusCode, 404, 'the offline gateway takes no notifications')
   t.equal(unsupported.json().code, 'PAYWIRE_ERR_NOTIFY_NOT_SUPPORTED')
+})
+
+t.test('a token of a gateway that is no longer registered: 404, and the payment is not left claimed', async (t) => {
+  const { app } = await buildTestApp()
+  t.teardown(() => app.close())
+  const payment = await storedPayment(app)
+  const token = await app.paywire.getTokenFactory().createCaptureToken('removed', payment, 'done')
+  const response = await app.inject({ url: pathOf(token.targetUrl) })
+  t.equal(response.statusCode, 404)
+  t.equal(response.json().code, 'PAYWIRE_ERR_UNKNOWN_GATEWAY')
+  const tokens = app.paywire.getTokenStorage()
+  t.ok(await tokens.claimModel(app.paywire.getStorage(Payment).identify(payment), 1000), 'the claim was released')
+})
+
+t.test('a payment another request holds answers 409 with Retry-After, and runs nothing', async (t) => {
+  const { app, script } = await buildTestApp()
+  t.teardown(() => app.close())
+  const payment = await storedPayment(app)
+  const token = await app.paywire.getTokenFactory().createCaptureToken('scripted', payment, 'done')
+  const held = await app.paywire.getTokenStorage().claimModel(app.paywire.getStorage(Payment).identify(payment), 60_000)
+  const busy = await app.inject({ url: pathOf(token.targetUrl) })
+  t.equal(busy.statusCode, 409)
+  t.equal(busy.headers['retry-after'], '2')
+  t.equal(busy.json().code, 'PAYWIRE_ERR_PAYMENT_BUSY')
+  t.equal(script.calls.capture, undefined)
+  await app.paywire.getTokenStorage().releaseClaim(held)
+  t.equal((await app.inject({ url: pathOf(token.targetUrl) })).statusCode, 302)
 })

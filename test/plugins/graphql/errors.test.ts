@@ -1,19 +1,20 @@
 import t from 'tap'
 import { errorCodes, providerError } from '../../../plugins/core/index.ts'
 import { answer, internalError, isCode, toErrorResult, withDefaultFields, withFields } from '../../../plugins/graphql/errors.ts'
+import { graphqlErrorCodes } from '../../../plugins/graphql/index.ts'
 
 t.test('coded errors become the union member their code names, with their fields', async (t) => {
   const error = withFields(new errorCodes.PAYWIRE_ERR_UNKNOWN_GATEWAY('bitcoin', ''), { gateway: 'bitcoin' })
   t.same(toErrorResult(error, 'CreatePaymentResult'), {
     __typename: 'UnknownGateway', code: 'PAYWIRE_ERR_UNKNOWN_GATEWAY', message: 'Gateway "bitcoin" is not registered.', gateway: 'bitcoin'
   })
-  t.same(toErrorResult(new errorCodes.PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND(), 'PaymentResult'),
+  t.same(toErrorResult(new graphqlErrorCodes.PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND(), 'PaymentResult'),
     { __typename: 'PaymentNotFound', code: 'PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND', message: 'No payment matches.' })
 })
 
 t.test('errors a union does not declare, uncoded errors and non-errors have no union member', async (t) => {
-  t.equal(toErrorResult(new errorCodes.PAYWIRE_ERR_GRAPHQL_NOT_AUTHORIZED('x'), 'CreatePaymentResult'), undefined)
-  t.equal(toErrorResult(new errorCodes.PAYWIRE_ERR_TOKEN_IN_USE(), 'RefundPaymentResult'), undefined)
+  t.equal(toErrorResult(new graphqlErrorCodes.PAYWIRE_ERR_GRAPHQL_NOT_AUTHORIZED('x'), 'CreatePaymentResult'), undefined)
+  t.equal(toErrorResult(new errorCodes.PAYWIRE_ERR_TOKEN_USED(), 'RefundPaymentResult'), undefined)
   t.equal(toErrorResult(new Error('boom'), 'RefundPaymentResult'), undefined)
   t.equal(toErrorResult('boom', 'RefundPaymentResult'), undefined)
   t.equal(withDefaultFields('boom', { field: 'x' }), 'boom')
@@ -38,7 +39,7 @@ t.test('answer() turns typed errors into results and masks the rest after loggin
   const logged: unknown[] = []
   const log = { error: (object: unknown) => { logged.push(object) } }
   t.equal(await answer('PaymentResult', log, async () => 'ok'), 'ok')
-  t.match(await answer('PaymentResult', log, async () => { throw new errorCodes.PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND() }), { __typename: 'PaymentNotFound' })
+  t.match(await answer('PaymentResult', log, async () => { throw new graphqlErrorCodes.PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND() }), { __typename: 'PaymentNotFound' })
   const secret = new Error('password=hunter2')
   await t.rejects(answer('PaymentResult', log, async () => { throw secret }), {
     message: 'An unexpected error occurred; it has been logged.', extensions: { code: 'PAYWIRE_ERR_GRAPHQL_INTERNAL' }

@@ -73,16 +73,3 @@ t.test('a retry that waited waitMs gets IdempotencyKeyInProgress', async (t) => 
   release()
   t.same(await first, { result: 'done', replayed: false })
 })
-
-t.test('exclusive() lets one holder run at a time and frees the lock afterwards', async (t) => {
-  const idempotency = new Idempotency(new MemoryIdempotencyStore(), settings)
-  const busy = () => new Error('busy')
-  let release = (): void => {}
-  const holder = idempotency.exclusive('payment:1', busy, () => new Promise<string>((resolve) => { release = () => resolve('first') }))
-  await t.rejects(idempotency.exclusive('payment:1', busy, async () => 'second'), { message: 'busy' })
-  t.equal(await idempotency.exclusive('payment:2', busy, async () => 'other'), 'other', 'locks are per name')
-  release()
-  t.equal(await holder, 'first')
-  await t.rejects(idempotency.exclusive('payment:1', busy, async () => { throw new Error('failed') }), { message: 'failed' })
-  t.equal(await idempotency.exclusive('payment:1', busy, async () => 'again'), 'again', 'released after success and failure')
-})

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { Payment } from '../../../plugins/core/index.ts'
+import { Payment, errorCodes } from '../../../plugins/core/index.ts'
 import type { PaywireGraphqlOperation } from '../../../plugins/graphql/index.ts'
 import {
   ADMIN, CANCEL, REFUND, SECRET, buildGraphqlApp, capturedPayment, createPayment, gql, storedPayment
@@ -160,12 +160,23 @@ t.test('two refunds of one payment never run side by side', async (t) => {
   const first = gql(app, REFUND, { id: payment.id }, ADMIN)
   while (provider.refunds === 0) await new Promise((resolve) => setImmediate(resolve))
   const second = await gql(app, REFUND, { id: payment.id }, ADMIN)
-  t.match(second.data.refundPayment, { __typename: 'PaymentBusy', code: 'PAYWIRE_ERR_GRAPHQL_PAYMENT_BUSY' })
+  t.match(second.data.refundPayment, { __typename: 'PaymentBusy', code: 'PAYWIRE_ERR_PAYMENT_BUSY' })
   const cancel = await gql(app, CANCEL, { id: payment.id }, ADMIN)
-  t.match(cancel.data.cancelPayment, { __typename: 'PaymentBusy' }, 'refunds and cancels share the lock')
+  t.match(cancel.data.cancelPayment, { __typename: 'PaymentBusy' }, 'refunds and cancels share the payment\'s claim')
   release()
   t.match((await first).data.refundPayment, { __typename: 'PaymentRefunded', status: 'REFUNDED' })
   t.equal(provider.refunds, 1)
   t.match((await gql(app, REFUND, { id: payment.id }, ADMIN)).data.refundPayment, { __typename: 'OperationNotAllowed' },
     'the lock is released; the payment is refunded already')
+})
+
+t.test('a storage that is down is answered with its own code and message, which may be retried', async (t) => {
+  const { app } = await buildGraphqlApp()
+  t.teardown(() => app.close())
+  const id = await capturedPayment(app)
+  const backend = app.paywire.getStorageBackend()
+  backend.commit = async () => { throw new errorCodes.PAYWIRE_ERR_STORAGE_UNAVAILABLE('Redis') }
+  const answer = await gql(app, REFUND, { id }, ADMIN)
+  t.match(answer.errors, [{ message: /Redis storage is unavailable; nothing was written/, extensions: { code: 'PAYWIRE_ERR_STORAGE_UNAVAILABLE' } }])
+  t.match(await app.paywire.getStorage(Payment).find(id), { details: { status: 'captured' } }, 'nothing changed')
 })

@@ -24,7 +24,7 @@ t.test('createPayment runs the preparation procedure; the buyer follows captureU
   t.match(created, {
     __typename: 'PaymentCreated',
     replayed: false,
-    captureUrl: /^https:\/\/shop\.example\/payment\/capture\/[\w-]{43}$/,
+    captureUrl: /^https:\/\/shop\.example\/payment\/capture\/[\w-]{51}$/,
     payment: {
       number: 'ORDER-42',
       status: 'NEW',
@@ -43,11 +43,11 @@ t.test('createPayment runs the preparation procedure; the buyer follows captureU
   t.match(capture.headers.location, /^https:\/\/shop\.example\/payment\/done\//)
   const done = await app.inject({ url: pathOf(capture.headers.location) })
   t.match(done.json(), { status: 'captured', payment: { number: 'ORDER-42', totalAmount: 1999 } })
-  t.notOk('local' in done.json().payment.details, 'the shop\'s details never reach the done page')
+  t.notOk('details' in done.json().payment, 'the shop\'s details never reach the done page')
 })
 
 t.test('shop details cannot change what the gateway sees: they stay under details.local', async (t) => {
-  const { app } = await buildGraphqlApp()
+  const { app } = await buildGraphqlApp({ paywire: { pages: { doneFields: ['details'] } } })
   t.teardown(() => app.close())
   // The offline gateway reads "status" and "paid" from its details: a forged value must not count.
   const { captureUrl } = await createPayment(app, { details: { status: 'captured', paid: false } })
@@ -55,6 +55,7 @@ t.test('shop details cannot change what the gateway sees: they stay under detail
   const done = await app.inject({ url: pathOf(capture.headers.location) })
   t.equal(done.json().status, 'captured', 'paid by the capture, not by the forged fields')
   t.same(done.json().payment.details.paid, true)
+  t.notOk('local' in done.json().payment.details, 'even opted in, the shop\'s own details stay out')
 })
 
 t.test('amounts are integer minor units up to 2^53 - 1, above GraphQL Int\'s 2^31 - 1', async (t) => {
@@ -134,7 +135,7 @@ t.test('afterUrl replaces the done page: the buyer lands there with the after to
   t.equal(`${landing.origin}${landing.pathname}`, 'https://shop.example/thanks')
   t.equal(landing.searchParams.get('order'), '9', 'the page\'s own query is kept')
   const token = landing.searchParams.get('paywire_token') as string
-  t.match(token, /^[\w-]{43}$/)
+  t.match(token, /^[\w-]{51}$/)
 
   const outcome = await gql(app, OUTCOME, { token })
   t.same(outcome.data.paymentOutcome, {

@@ -42,6 +42,19 @@ t.test('invalid options fail boot with a coded error naming the option', async (
   }
 })
 
+t.test('unknown options fail boot, naming the nearest one, also inside idempotency', async (t) => {
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [{ authorise: () => true }, 'Invalid option "authorise": is not an option of the paywire-graphql plugin (did you mean authorize?); its options: mercurius, authorize, afterUrlOrigins, idempotency, maxPageSize'],
+    [{ idempotency: { ttl: 60 } }, 'Invalid option "idempotency.ttl": is not an option of paywire-graphql\'s idempotency; its options: store, ttlSeconds, lockMs, waitMs'],
+    [{ idempotency: { lockMS: 5 } }, 'Invalid option "idempotency.lockMS": is not an option of paywire-graphql\'s idempotency (did you mean lockMs?); its options: store, ttlSeconds, lockMs, waitMs']
+  ]
+  for (const [options, message] of cases) {
+    const { app } = await shop((app) => { app.register(paywireGraphql, { mercurius: true, ...options } as PaywireGraphqlOptions) })
+    await t.rejects(ready(app), { code: 'PAYWIRE_ERR_INVALID_OPTION', message })
+    await app.close()
+  }
+})
+
 t.test('mercurius is registered by the application or, when asked, by the plugin; never twice, never missing', async (t) => {
   const { app: missing } = await shop((app) => { app.register(paywireGraphql, {}) })
   await t.rejects(ready(missing), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /register it before paywire-graphql, or pass mercurius: true/ })

@@ -86,6 +86,12 @@ t.test('status is UNKNOWN when the gateway cannot tell; totalAmountDecimal null 
   t.notMatch(crashed.body, SECRET)
   t.match(logs.join(''), /could not read a status/)
   t.match((await gql(app, PAYMENT, { id: odd.id }, ADMIN)).data.payment, { totalAmountDecimal: null, currencyCode: 'ZZZ' })
+  const AMOUNTS = 'query ($id: ID) { payment(id: $id) { ... on Payment { status capturedAmount refundedAmount reversedAmount } } }'
+  const none = { capturedAmount: null, refundedAmount: null, reversedAmount: null }
+  t.same((await gql(app, AMOUNTS, { id: crashing.id }, ADMIN)).data.payment, { status: 'UNKNOWN', ...none }, 'amounts null when the gateway fails')
+  t.match(logs.join(''), /could not read the amounts/)
+  t.same((await gql(app, AMOUNTS, { id: gone.id }, ADMIN)).data.payment, { status: 'UNKNOWN', ...none }, 'and when the gateway is gone')
+  t.same((await gql(app, AMOUNTS, { id: odd.id }, ADMIN)).data.payment.capturedAmount, null, 'a gateway that does not tell amounts')
 })
 
 t.test('payments: oldest first, cursor pagination, hasNextPage and endCursor', async (t) => {
@@ -178,12 +184,11 @@ t.test('gateways: names, factories and what each supports, without their options
   const logs: string[] = []
   const { app } = await buildGraphqlApp({
     logs,
-    paywire: {
-      gateways: { broken: { factory: 'broken', client_secret: SECRET } },
-      configure: (builder) => { builder.addGatewayFactory('broken', new BrokenGatewayFactory()) }
-    }
+    paywire: { configure: (builder) => { builder.addGatewayFactory('broken', new BrokenGatewayFactory()) } }
   })
   t.teardown(() => app.close())
+  // Added after boot, which would have refused to start with a gateway that cannot be built.
+  app.paywire.addGateway('broken', { factory: 'broken', client_secret: SECRET })
   app.paywire.addGateway('manual', new Gateway())
   const answer = await gql(app, '{ gateways { name factory supports { capture authorize refund cancel sync notify } } }')
   t.same(answer.data.gateways, [

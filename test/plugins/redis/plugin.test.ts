@@ -4,8 +4,10 @@ import { Writable } from 'node:stream'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { Redis } from 'ioredis'
 import t from 'tap'
-import { Payment, errorCodes } from '../../../plugins/core/engine/index.ts'
-import { RedisStorageBackend, paywireRedis, redactRedisUrl } from '../../../plugins/redis/index.ts'
+import { tcpProxy } from '../../helpers/tcp-proxy.ts'
+import { recordKey } from '../../../plugins/redis/keys.ts'
+import { Payment } from '../../../plugins/core/engine/index.ts'
+import { RedisStorageBackend, paywireRedis, redactRedisUrl, redisErrorCodes } from '../../../plugins/redis/index.ts'
 import { REDIS_URL, deferred, newClient, testRedis } from './fixtures.ts'
 
 const { client, prefix } = await testRedis(t, 'plugin')
@@ -28,12 +30,12 @@ t.test('boots against Redis and decorates app.paywireRedis', async (t) => {
   t.ok(app.paywireRedis instanceof RedisStorageBackend)
   t.equal(app.paywireRedis.keyPrefix, prefix)
   t.equal(app.paywireRedis.client.status, 'ready', 'connected before boot finished')
-  t.equal(app.paywireRedis.client.options.protocol, 2, 'RESP2 pinned')
+  t.equal((app.paywireRedis.client as Redis).options.protocol, 2, 'RESP2 pinned')
 
   const storage = app.paywireRedis.createStorage(Payment)
   const payment = Object.assign(storage.create(), { number: 'BOOT-1' })
   await storage.update(payment)
-  t.equal(await client.exists(`${prefix}model:Payment:${payment.id}`), 1, 'writes under the key prefix')
+  t.equal(await client.exists(recordKey(prefix, 'Payment', payment.id as string)), 1, 'writes under the key prefix')
 })
 
 t.test('an unreachable Redis fails boot with a coded error naming the URL without its password', async (t) => {
@@ -41,7 +43,7 @@ t.test('an unreachable Redis fails boot with a coded error naming the URL withou
   t.teardown(() => app.close())
   app.register(paywireRedis, { url: 'redis://:s3cr3t@127.0.0.1:1' })
   const error = await app.ready().then(() => null, (error: Error) => error)
-  t.ok(error instanceof errorCodes.PAYWIRE_ERR_REDIS_UNREACHABLE)
+  t.ok(error instanceof redisErrorCodes.PAYWIRE_ERR_REDIS_UNREACHABLE)
   t.match(error, { code: 'PAYWIRE_ERR_REDIS_UNREACHABLE', statusCode: 500 })
   t.match(error?.message, 'redis://:***@127.0.0.1:1')
   t.match(error?.message, 'ECONNREFUSED')
@@ -103,7 +105,7 @@ t.test('a client the plugin created is closed with the app', async (t) => {
   const app = Fastify()
   await app.register(paywireRedis, { url: REDIS_URL, keyPrefix: prefix })
   await app.ready()
-  const created = app.paywireRedis.client
+  const created = app.paywireRedis.client as Redis
   await app.close()
   await closed(created)
   t.equal(created.status, 'end')
@@ -167,11 +169,16 @@ t.test('a lazy client passed in is connected at boot; one that cannot connect fa
 t.test('invalid options fail boot with a coded error naming the option', async (t) => {
   const cases: Array<[Record<string, unknown>, string]> = [
     [{ url: '' }, 'url'],
+    // ioredis would read it as a socket path and fail later with a puzzling error.
+    [{ url: 'http://127.0.0.1:6379' }, 'url'],
     [{ keyPrefix: 7 }, 'keyPrefix'],
     [{ connectTimeoutMs: 0 }, 'connectTimeoutMs'],
     [{ connectTimeoutMs: 1.5 }, 'connectTimeoutMs'],
     [{ client: {} }, 'client'],
     [{ closeClient: 'yes' }, 'closeClient'],
+    [{ cluster: [] }, 'cluster'],
+    [{ cluster: [{ host: '127.0.0.1', port: '7000' }] }, 'cluster'],
+    [{ requireDurability: 1 }, 'requireDurability'],
     [{ url: REDIS_URL, tokenTtl: { capture: -1 } }, 'tokenTtl.capture']
   ]
   for (const [options, option] of cases) {
@@ -182,36 +189,41 @@ t.test('invalid options fail boot with a coded error naming the option', async (
   }
 })
 
+t.test('an unknown option fails boot, naming the nearest one', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  app.register(paywireRedis, { url: REDIS_URL, keyprefix: prefix } as never)
+  await t.rejects(boot(app), {
+    code: 'PAYWIRE_ERR_INVALID_OPTION',
+    message: 'Invalid option "keyprefix": is not an option of the paywire-redis plugin (did you mean keyPrefix?); its options: url, client, closeClient, cluster, requireDurability, connectTimeoutMs, commandTimeoutMs, keyPrefix, tokenTtl, indexes'
+  })
+})
+
+t.test('a second registration is refused before it opens a connection', async (t) => {
+  const connections: net.Socket[] = []
+  const server = net.createServer((socket) => { connections.push(socket) })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  t.teardown(() => {
+    for (const socket of connections) socket.destroy()
+    server.close()
+  })
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(paywireRedis, { url: REDIS_URL, keyPrefix: prefix })
+  app.register(paywireRedis, { url: `redis://127.0.0.1:${(server.address() as net.AddressInfo).port}`, connectTimeoutMs: 200 })
+  await t.rejects(boot(app), { code: 'PAYWIRE_ERR_REDIS_ALREADY_REGISTERED' })
+  t.equal(connections.length, 0, 'the second client never connected')
+})
+
 /** A TCP hop between the app and the real Redis, which the test can cut and restore. */
 async function cuttableProxy () {
   const target = new URL(REDIS_URL)
-  const sockets = new Set<net.Socket>()
-  const server = net.createServer((socket) => {
-    const upstream = net.connect(Number(target.port || 6379), target.hostname)
-    for (const end of [socket, upstream]) {
-      sockets.add(end)
-      end.on('error', () => end.destroy())
-      end.on('close', () => { sockets.delete(end); (end === socket ? upstream : socket).destroy() })
-    }
-    socket.pipe(upstream).pipe(socket)
-  })
-  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
-  await listen(0)
-  const port = (server.address() as net.AddressInfo).port
+  const proxy = await tcpProxy(target.hostname, Number(target.port || 6379))
   const url = new URL(REDIS_URL)
   url.hostname = '127.0.0.1'
-  url.port = String(port)
-  return {
-    url: url.href,
-    async cut () {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        for (const socket of sockets) socket.destroy()
-      })
-    },
-    restore: () => listen(port),
-    close: async () => { if (server.listening) await new Promise((resolve) => server.close(resolve)) }
-  }
+  url.port = String(proxy.port)
+  return { ...proxy, url: url.href }
 }
 
 t.test('after boot, a lost connection is logged (without the password), and the app works again once Redis is back', async (t) => {

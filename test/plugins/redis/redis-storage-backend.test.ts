@@ -1,4 +1,5 @@
 import t from 'tap'
+import { tokenKey } from '../../../plugins/redis/keys.ts'
 import { DetailsRecord, Payment, PayoutModel, Token } from '../../../plugins/core/engine/index.ts'
 import { DEFAULT_INDEXES, RedisStorage, RedisStorageBackend, RedisTokenStorage } from '../../../plugins/redis/index.ts'
 import { keysUnder, testRedis } from './fixtures.ts'
@@ -11,7 +12,7 @@ t.test('the token storage shares the client and prefix and takes the configured 
   t.ok(tokens instanceof RedisTokenStorage)
   const token = Object.assign(new Token(), { kind: 'capture', gatewayName: 'cash', targetUrl: 'https://shop.example/payment/capture/x' })
   await tokens.save([token])
-  const ttl = await client.ttl(`${prefix}token:${token.hash}`)
+  const ttl = await client.ttl(tokenKey(prefix, token.hash))
   t.ok(ttl > 80 && ttl <= 90, `capture tokens live 90 s (${ttl})`)
 })
 
@@ -24,11 +25,11 @@ t.test('payments and payouts are indexed on their lookup fields by default', asy
   const payouts = backend.createStorage(PayoutModel)
   await payouts.update(Object.assign(payouts.create(), { recipientId: 'R1', recipientEmail: 'r@example.com', description: 'D2' }))
   t.same(await keysUnder(client, `${keyPrefix}index:`), [
-    `${keyPrefix}index:Payment:clientEmail:a@example.com`,
-    `${keyPrefix}index:Payment:clientId:C1`,
-    `${keyPrefix}index:Payment:number:N1`,
-    `${keyPrefix}index:Payout:recipientEmail:r@example.com`,
-    `${keyPrefix}index:Payout:recipientId:R1`
+    `${keyPrefix}index:{Payment}:clientEmail:a@example.com`,
+    `${keyPrefix}index:{Payment}:clientId:C1`,
+    `${keyPrefix}index:{Payment}:number:N1`,
+    `${keyPrefix}index:{Payout}:recipientEmail:r@example.com`,
+    `${keyPrefix}index:{Payout}:recipientId:R1`
   ])
   t.same(DEFAULT_INDEXES.Payment, ['number', 'clientId', 'clientEmail', 'details.id'])
   t.equal(new RedisStorageBackend(client).keyPrefix, 'paywire:', 'the default prefix')
@@ -47,10 +48,10 @@ t.test('indexes are configured per model name; a storage option wins', async (t)
   const explicit = backend.createStorage(Payment, { modelName: 'Refunds', indexes: ['description'] })
   await explicit.update(Object.assign(explicit.create(), { number: 'N3', description: 'partial' }))
   t.same(await keysUnder(client, `${keyPrefix}index:`), [
-    `${keyPrefix}index:DetailsRecord:data.orderId:O-3`,
-    `${keyPrefix}index:Payment:details.id:PAY-2`,
-    `${keyPrefix}index:Payout:recipientId:R2`,
-    `${keyPrefix}index:Refunds:description:partial`
+    `${keyPrefix}index:{DetailsRecord}:data.orderId:O-3`,
+    `${keyPrefix}index:{Payment}:details.id:PAY-2`,
+    `${keyPrefix}index:{Payout}:recipientId:R2`,
+    `${keyPrefix}index:{Refunds}:description:partial`
   ])
   t.same((await records.findBy({ 'data.orderId': 'O-3' })).map((found) => found.get('orderId')), ['O-3'], 'a details record round trip')
   t.ok((await records.findBy({ 'data.orderId': 'O-3' }))[0] instanceof DetailsRecord)

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { Identity, Payment } from '../../../plugins/core/engine/index.ts'
 import { RedisStorage } from '../../../plugins/redis/index.ts'
+import { decodeRecord, recordKey } from '../../../plugins/redis/keys.ts'
 import { commandsSentBy, keysUnder, testRedis } from './fixtures.ts'
 
 const { client, prefix } = await testRedis(t, 'storage')
@@ -28,8 +29,11 @@ t.test('update gives a new model an id, keeps it, and stores the JSON', async (t
   payment.description = 'changed'
   await storage.update(payment)
   t.equal(payment.id, id, 'the id is stable')
-  t.same(await keysUnder(client, `${keyPrefix}model:`), [`${keyPrefix}model:Payment:${id}`], 'one record')
-  t.match(JSON.parse(await client.get(`${keyPrefix}model:Payment:${id}`) as string), {
+  const key = recordKey(keyPrefix, 'Payment', id as string)
+  t.same((await keysUnder(client, keyPrefix)).filter((name) => name.includes(':model:')), [key], 'one record')
+  const stored = decodeRecord(await client.get(key) as string)
+  t.equal(stored.version, 2, 'stored with its version')
+  t.match(JSON.parse(stored.json), {
     id, number: 'ORDER-1', description: 'changed', totalAmount: 1999, details: { paid: true, nested: { list: [1, 'two'] } }
   })
   t.same(storage.identify(payment), new Identity(id as string, 'Payment'))
@@ -92,12 +96,12 @@ t.test('findBy on an indexed field reads the index', async (t) => {
   t.same((await storage.findBy({ clientEmail: 'zoë@example.com' })).map((payment) => payment.id), [wanted.id], 'non-ASCII values')
   t.same((await storage.findBy({ 'details.id': 'PAY-7' })).map((payment) => payment.id), [wanted.id], 'dotted path')
   t.same(await storage.findBy({ number: 'ORDER-9' }), [])
-  t.same(await client.zrange(`${keyPrefix}index:Payment:number:ORDER-7`, '0', '-1'), [wanted.id])
-  t.same(await client.zrange(`${keyPrefix}index:Payment:details.id:PAY-7`, '0', '-1'), [wanted.id])
+  t.same(await client.zrange(`${keyPrefix}index:{Payment}:number:ORDER-7`, '0', '-1'), [wanted.id])
+  t.same(await client.zrange(`${keyPrefix}index:{Payment}:details.id:PAY-7`, '0', '-1'), [wanted.id])
 
   const commands = await commandsSentBy(client, async () => { await storage.findBy({ number: 'ORDER-7' }) })
   t.same(commands.map((command) => command.name), ['zrange', 'mget'], 'an index lookup, not a scan')
-  t.equal(commands[0]?.args[0], `${keyPrefix}index:Payment:number:ORDER-7`)
+  t.equal(commands[0]?.args[0], `${keyPrefix}index:{Payment}:number:ORDER-7`)
 })
 
 t.test('an index path may go through an array position, as JavaScript reads it', async (t) => {
@@ -105,7 +109,7 @@ t.test('an index path may go through an array position, as JavaScript reads it',
   const payment = await savedPayment(storage, { details: { purchase_units: [{ reference_id: 'REF-1' }, { reference_id: 'REF-2' }] } })
   t.same((await storage.findBy({ 'details.purchase_units.0.reference_id': 'REF-1' })).map((found) => found.id), [payment.id])
   t.same(await storage.findBy({ 'details.purchase_units.0.reference_id': 'REF-2' }), [])
-  t.same(await keysUnder(client, `${keyPrefix}index:`), [`${keyPrefix}index:Payment:details.purchase_units.0.reference_id:REF-1`])
+  t.same(await keysUnder(client, `${keyPrefix}index:`), [`${keyPrefix}index:{Payment}:details.purchase_units.0.reference_id:REF-1`])
 })
 
 t.test('an index follows the value when it changes', async (t) => {
@@ -118,7 +122,7 @@ t.test('an index follows the value when it changes', async (t) => {
   t.same(await storage.findBy({ 'details.id': 'PAY-OLD' }), [])
   t.same((await storage.findBy({ number: 'NEW' })).map((found) => found.id), [payment.id])
   t.same((await storage.findBy({ 'details.id': 'PAY-NEW' })).map((found) => found.id), [payment.id])
-  t.equal(await client.exists(`${keyPrefix}index:Payment:number:OLD`), 0, 'no empty index left behind')
+  t.equal(await client.exists(`${keyPrefix}index:{Payment}:number:OLD`), 0, 'no empty index left behind')
 
   payment.number = ''
   await storage.update(payment)
@@ -136,7 +140,7 @@ t.test('delete removes the record, its index entries and its place in the list',
   t.same((await storage.findBy({})).map((payment) => payment.id), [kept.id])
   const keys = await keysUnder(client, keyPrefix)
   t.notOk(keys.some((key) => key.includes(gone.id as string) || key.includes('GONE')), keys.join('\n'))
-  t.same(await client.zrange(`${keyPrefix}ids:Payment`, '0', '-1'), [kept.id])
+  t.same(await client.zrange(`${keyPrefix}ids:{Payment}`, '0', '-1'), [kept.id])
 })
 
 t.test('findBy without criteria lists in creation order, with offset and limit', async (t) => {
@@ -176,14 +180,14 @@ t.test('numbers are not indexed but still found', async (t) => {
   await savedPayment(storage, { totalAmount: 500 })
   t.same((await storage.findBy({ totalAmount: 5 })).map((payment) => payment.id), [cheap.id])
   t.same(await storage.findBy({ totalAmount: '5' }), [], 'values compare strictly')
-  t.same(await keysUnder(client, `${keyPrefix}index:Payment:totalAmount`), [])
+  t.same(await keysUnder(client, `${keyPrefix}index:{Payment}:totalAmount`), [])
 })
 
 t.test('a record removed by hand is skipped, not an error', async (t) => {
   const { storage, keyPrefix } = paymentStorage()
   const removed = await savedPayment(storage, { number: 'SAME' })
   const kept = await savedPayment(storage, { number: 'SAME' })
-  await client.del(`${keyPrefix}model:Payment:${removed.id}`)
+  await client.del(recordKey(keyPrefix, 'Payment', removed.id as string))
   t.same((await storage.findBy({ number: 'SAME' })).map((payment) => payment.id), [kept.id])
   t.same((await storage.findBy({ currencyCode: 'EUR' })).map((payment) => payment.id), [kept.id])
 })
@@ -210,7 +214,7 @@ t.test('the modelName option shapes the keys and identities', async (t) => {
   const keyPrefix = `${prefix}named:`
   const storage = new RedisStorage(client, Payment, { keyPrefix, modelName: 'ShopPayment' })
   const payment = await savedPayment(storage)
-  t.equal(await client.exists(`${keyPrefix}model:ShopPayment:${payment.id}`), 1)
+  t.equal(await client.exists(recordKey(keyPrefix, 'ShopPayment', payment.id as string)), 1)
   t.same(storage.identify(payment), new Identity(payment.id as string, 'ShopPayment'))
   t.equal(await storage.find(new Identity(payment.id as string, 'Payment')), null)
   t.same((await storage.findBy({ number: 'ORDER-1' })).map((found) => found.id), [payment.id], 'no indexes: a scan')
@@ -219,5 +223,6 @@ t.test('the modelName option shapes the keys and identities', async (t) => {
 t.test('without a key prefix, keys live under paywire:', async (t) => {
   const storage = new RedisStorage(client, Payment)
   const commands = await commandsSentBy(client, async () => { t.equal(await storage.find('no-such-id'), null) })
-  t.same(commands, [{ name: 'get', args: ['paywire:model:Payment:no-such-id'] }])
+  t.same(commands, [{ name: 'get', args: [recordKey('paywire:', 'Payment', 'no-such-id')] }])
+  t.match(recordKey('paywire:', 'Payment', 'no-such-id'), /^paywire:\{[\w-]{8}\}:model:Payment:no-such-id$/)
 })

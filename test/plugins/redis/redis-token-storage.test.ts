@@ -1,5 +1,5 @@
 import t from 'tap'
-import { Identity, Token } from '../../../plugins/core/engine/index.ts'
+import { Identity, StorageRegistry, Token, TokenFactory } from '../../../plugins/core/engine/index.ts'
 import { RedisTokenStorage } from '../../../plugins/redis/index.ts'
 import { commandsSentBy, newClient, socketWrites, testRedis, untilExpired } from './fixtures.ts'
 
@@ -15,11 +15,11 @@ function newToken (kind = 'capture', fields: Partial<Token> = {}): Token {
   }, fields)
 }
 
-function tokenKey (token: Token): string {
-  return `${prefix}token:${token.hash}`
-}
-
 const storage = new RedisTokenStorage(client, { keyPrefix: prefix })
+
+function tokenKey (token: Token): string {
+  return storage.tokenKey(token.hash)
+}
 
 /** A key's remaining lifetime (TTL or PTTL), allowing for the time the test took to ask. */
 function inRange (seconds: number, lowest: number, highest: number): boolean {
@@ -92,12 +92,13 @@ t.test('save([capture, after]) is one atomic script call in one round trip', asy
   t.same(none, [], 'nothing to save costs nothing')
 })
 
-t.test('invalidate removes the token: true once, then false', async (t) => {
+t.test('invalidate marks the token used for the after lifetime: true once, then false', async (t) => {
   const token = newToken()
   await storage.save([token])
   t.equal(await storage.invalidate(token.hash), true)
   t.equal(await storage.find(token.hash), null)
-  t.equal(await client.exists(tokenKey(token)), 0)
+  t.match(await client.get(tokenKey(token)), /^used:\{/)
+  t.ok(inRange(await client.ttl(tokenKey(token)), 86_390, 86_400), 'remembered as long as the done page lives')
   t.equal(await storage.invalidate(token.hash), false)
 })
 
@@ -116,77 +117,44 @@ t.test('concurrent invalidations from two connections: exactly one wins', async 
   }
 })
 
-t.test('claim takes the lock; a second claim is refused with 409 until unlock', async (t) => {
-  const token = newToken()
+t.test('a token made by the token factory and its payment\'s claim share a hash tag: the claim is one script call', async (t) => {
+  const factory = new TokenFactory(storage, new StorageRegistry(), 'https://shop.example')
+  const token = factory.buildToken({ gatewayName: 'cash', model: new Identity('8c7d-payment', 'Payment'), targetPath: '/payment/capture/:token' })
   await storage.save([token])
-  const claimed = await storage.claim(token.hash, 60_000)
-  t.same(claimed?.token.toJSON(), token.toJSON(), 'the claim answers the token')
-  t.equal(await client.get(`${tokenKey(token)}:lock`), claimed?.lockId, 'the lock holds the claimer\'s id')
-  const lockTtl = await client.pttl(`${tokenKey(token)}:lock`)
-  t.ok(inRange(lockTtl, 0, 60_000), 'the lock expires by itself')
-
-  await t.rejects(storage.claim(token.hash, 60_000), { code: 'PAYWIRE_ERR_TOKEN_IN_USE', statusCode: 409 })
-  t.equal(await storage.lock(token.hash, 60_000), null, 'lock() sees the same lock')
-
-  await storage.unlock(token.hash, 'not-the-holder')
-  t.equal(await client.exists(`${tokenKey(token)}:lock`), 1, 'only the holder releases a lock')
-  await storage.unlock(token.hash, claimed?.lockId as string)
-  t.equal(await client.exists(`${tokenKey(token)}:lock`), 0)
-  const again = await storage.claim(token.hash, 60_000)
-  t.ok(again, 'claimable again after unlock')
-  t.equal(await storage.invalidate(token.hash, again?.lockId), true)
-  t.equal(await client.exists(`${tokenKey(token)}:lock`), 0, 'invalidate removes the holder\'s lock too')
-  t.equal(await storage.claim(token.hash, 60_000), null, 'an invalidated token cannot be claimed')
+  const sent = await commandsSentBy(client, async () => {
+    const claimed = await storage.claim(token.hash, 60_000)
+    t.equal(claimed?.claim.key, storage.claimKey(new Identity('8c7d-payment', 'Payment')))
+    t.equal(await client.get(claimed!.claim.key), claimed?.claim.id, 'the claim holds the claimer\'s id')
+    t.ok(inRange(await client.pttl(claimed!.claim.key), 0, 60_000), 'the claim expires by itself')
+  })
+  t.equal(sent.filter((command) => command.name === 'evalsha' || command.name === 'eval').length, 1)
+  const tag = token.hash.slice(0, 8)
+  t.ok(tokenKey(token).includes(`{${tag}}`) && storage.claimKey(new Identity('8c7d-payment', 'Payment')).includes(`{${tag}}`))
 })
 
-t.test('a request whose lock expired cannot release the lock of the request after it', async (t) => {
-  const token = newToken()
-  await storage.save([token])
-  const first = await storage.claim(token.hash, 50)
-  await client.pexpire(`${tokenKey(token)}:lock`, 1)
-  await untilExpired(client, `${tokenKey(token)}:lock`)
-  const second = await storage.claim(token.hash, 60_000)
-  await storage.unlock(token.hash, first?.lockId as string)
-  await t.rejects(storage.claim(token.hash, 60_000), { code: 'PAYWIRE_ERR_TOKEN_IN_USE' }, 'the second request still holds it')
-  t.equal(await storage.invalidate(token.hash, first?.lockId), true, 'the first request may still invalidate the token')
-  t.equal(await client.get(`${tokenKey(token)}:lock`), second?.lockId, 'but not remove the second one\'s lock')
-})
-
-t.test('concurrent claims from two connections: exactly one gets the token', async (t) => {
+t.test('concurrent claims from two connections: exactly one gets the payment', async (t) => {
   const other = newClient()
   t.teardown(() => other.quit())
   const otherStorage = new RedisTokenStorage(other, { keyPrefix: prefix })
-  const token = newToken()
+  const token = newToken('capture', { details: new Identity(`concurrent-${Math.random()}`, 'Payment') })
   await storage.save([token])
   const results = await Promise.allSettled(Array.from({ length: 8 }, (_, index) =>
     (index % 2 === 0 ? storage : otherStorage).claim(token.hash, 60_000)))
   t.equal(results.filter((result) => result.status === 'fulfilled').length, 1)
   for (const result of results) {
-    if (result.status === 'rejected') t.equal(result.reason.code, 'PAYWIRE_ERR_TOKEN_IN_USE')
+    if (result.status === 'rejected') t.equal(result.reason.code, 'PAYWIRE_ERR_PAYMENT_BUSY')
   }
 })
 
-t.test('claiming an unknown token answers null and leaves no lock behind', async (t) => {
+t.test('claiming an unknown token answers null and leaves no claim behind', async (t) => {
   const hash = new Token().hash
   t.equal(await storage.claim(hash, 60_000), null)
-  t.equal(await client.exists(`${prefix}token:${hash}:lock`), 0)
-})
-
-t.test('a lock that is never released expires', async (t) => {
-  const token = newToken()
-  await storage.save([token])
-  t.ok(await storage.claim(token.hash, 30))
-  const lockKey = `${tokenKey(token)}:lock`
-  const pttl = await client.pttl(lockKey)
-  t.ok(inRange(pttl, 0, 30), `lock held for at most 30 ms (${pttl} ms)`)
-  await untilExpired(client, lockKey)
-  t.ok(await storage.claim(token.hash, 60_000), 'a crashed request does not block the token forever')
-  t.type(await storage.lock(new Token().hash, 30), 'string', 'lock() on a free hash answers its lock id')
+  t.same(await client.keys(`${prefix}*${hash.slice(0, 8)}*claim*`), [])
 })
 
 t.test('a lifetime Redis refuses fails save with the Redis error', async (t) => {
   const absurd = new RedisTokenStorage(client, { keyPrefix: prefix, ttl: { after: 1e17 } })
-  await t.rejects(absurd.save([newToken('capture'), newToken('after')]), /invalid expire time|not an integer or out of range/)
+  await t.rejects(absurd.save([newToken('capture'), newToken('after')]), { code: 'PAYWIRE_ERR_STORAGE_UNAVAILABLE', reason: /invalid expire time|not an integer or out of range/ })
 })
 
 t.test('a lifetime that is not a number of seconds fails construction with a coded error', async (t) => {

@@ -26,7 +26,7 @@ t.test('the 1.x twin: one row per deprecation, each with its code and fix', asyn
     'PAYWIREDEP007', 'PAYWIREDEP008', 'PAYWIREDEP010', 'PAYWIREDEP011'
   ].map((finding) => ['shop', 'acme', '1.x', finding]))
   t.equal(table[0]?.[4], 'GatewayFactory as the base class of a gateway factory → CoreGatewayFactory: extend CoreGatewayFactory and declare options and services in configureContainer(), actions in getActions() and extensions in getExtensions(). (MIGRATION.md#paywiredep001)')
-  t.match(out, '\n1 gateway(s) checked, 1 using deprecated APIs (removed in 3.0), 0 with errors.\n')
+  t.match(out, '\n1 gateway(s) checked, 1 using deprecated APIs (removed in the next major version), 0 with errors.\n')
   t.match(out, 'run the doctor with --strict')
 })
 
@@ -45,7 +45,7 @@ t.test('a gateway that cannot be built is reported with its code and message, an
     ['shop', 'acme', '2.0', 'PAYWIRE_ERR_SERVICE_NOT_FOUND', 'Service \'AcmeApi\' is not registered (needed by CaptureAction). Use the class reference get(AcmeApi) instead of the string \'AcmeApi\': classes are registered by reference, so two classes with one name never collide.'],
     ['cash', 'offline', '2.0', 'ok']
   ], 'the other gateway is still checked')
-  t.match(out, '2 gateway(s) checked, 0 using deprecated APIs (removed in 3.0), 1 with errors.')
+  t.match(out, '2 gateway(s) checked, 0 using deprecated APIs (removed in the next major version), 1 with errors.')
 })
 
 t.test('a Fastify app: made ready, inspected, closed', async (t) => {
@@ -75,5 +75,5 @@ t.test('a module without a setup, or that cannot be loaded, says so', async (t) 
 
 t.test('a gateway registered as a ready object shows no factory and no style', async (t) => {
   t.equal(formatReport([{ gateway: 'hand-made', factory: undefined, style: undefined, deprecations: [], errors: [] }]),
-    'GATEWAY    FACTORY           STYLE  FINDING  FIX OR ERROR\nhand-made  (gateway object)  -      ok\n\n1 gateway(s) checked, 0 using deprecated APIs (removed in 3.0), 0 with errors.\n')
+    'GATEWAY    FACTORY           STYLE  FINDING  FIX OR ERROR\nhand-made  (gateway object)  -      ok\n\n1 gateway(s) checked, 0 using deprecated APIs (removed in the next major version), 0 with errors.\n')
 })

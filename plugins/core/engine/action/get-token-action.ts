@@ -4,6 +4,8 @@ import type { TokenStorage } from '../security/token-storage.ts'
 import type { Action } from './action.ts'
 
 export class GetTokenAction implements Action {
+  /** Its constructor parameters, for constructorParameter('tokenStorage', ...) (see autowire()). */
+  static readonly inject = ['tokenStorage']
   readonly tokenStorage: TokenStorage
 
   constructor (tokenStorage: TokenStorage) {

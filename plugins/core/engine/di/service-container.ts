@@ -3,6 +3,7 @@ import {
   PAYWIRE_ERR_ACTION_API_NOT_INJECTED,
   PAYWIRE_ERR_CIRCULAR_DEPENDENCY,
   PAYWIRE_ERR_CONSTRUCTOR_PARAMETER_UNRESOLVED,
+  PAYWIRE_ERR_CONSTRUCTOR_PARAMETERS_UNDECLARED,
   PAYWIRE_ERR_INVALID_DEFINITION,
   PAYWIRE_ERR_SERVICE_NOT_FOUND
 } from '../errors.ts'
@@ -10,6 +11,7 @@ import {
   describeKey, isDefinition, isReference, keyOf,
   type AutowireDefinition, type ContainerConfiguration, type Definition, type ServiceId
 } from './definitions.ts'
+import { distance } from '../suggest.ts'
 import { constructorParameters } from './parameters.ts'
 
 type Key = string | symbol
@@ -129,11 +131,12 @@ export function resolveDefinition (value: unknown, container: ServiceContainer):
 
 function buildAutowired (definition: AutowireDefinition, container: ServiceContainer): unknown {
   const { target, positional, named } = definition
-  const parameters = constructorParameters(target)
+  const { declared, parameters } = constructorParameters(target)
   for (const name of named.keys()) {
+    if (!declared) throw new PAYWIRE_ERR_CONSTRUCTOR_PARAMETERS_UNDECLARED(name, target.name, name, target.name)
     const parameter = parameters.find((candidate) => candidate.name === name)
     if (parameter === undefined) {
-      const known = parameters.map((candidate) => candidate.name).filter(Boolean).join(', ') || 'none'
+      const known = parameters.map((candidate) => candidate.name).join(', ') || 'none'
       throw new PAYWIRE_ERR_INVALID_DEFINITION(target.name, `constructorParameter('${name}') does not match a constructor parameter (parameters: ${known}).`)
     }
     // The value would otherwise be dropped without a word: rest parameters are skipped below.
@@ -146,19 +149,24 @@ function buildAutowired (definition: AutowireDefinition, container: ServiceConta
     if (parameter.rest) return
     if (parameter.name !== undefined && named.has(parameter.name)) {
       args[index] = resolveDefinition(named.get(parameter.name), container)
-    } else if (index >= args.length && !parameter.hasDefault) {
-      throw unresolvedParameter(target, parameter.name ?? `#${index + 1}`)
+    } else if (index >= args.length && parameter.required) {
+      throw unresolvedParameter(target, parameter.name, index)
     }
   })
   const Target = target
   return new Target(...args)
 }
 
-function unresolvedParameter (target: Function, name: string): Error {
+function unresolvedParameter (target: Function, name: string | undefined, index: number): Error {
+  if (name === undefined) {
+    return new PAYWIRE_ERR_CONSTRUCTOR_PARAMETER_UNRESOLVED(target.name, `#${index + 1}`,
+      'Pass it with constructor(...), or declare the constructor\'s parameter names (static inject = [\'name\', ...]) to wire it with constructorParameter(\'name\', get(<id>)).')
+  }
   const prototype = target.prototype as Record<string, unknown>
   const isAction = typeof prototype.supports === 'function' && typeof prototype.execute === 'function'
   if (isAction && /api/i.test(name)) return new PAYWIRE_ERR_ACTION_API_NOT_INJECTED(target.name, name, name)
-  return new PAYWIRE_ERR_CONSTRUCTOR_PARAMETER_UNRESOLVED(target.name, name, name)
+  return new PAYWIRE_ERR_CONSTRUCTOR_PARAMETER_UNRESOLVED(target.name, `"${name}"`,
+    `Wire it with constructorParameter('${name}', get(<id>)) or constructor(...) in its autowire() definition.`)
 }
 
 function nearest (key: Key, keys: Key[]): Key[] {
@@ -169,18 +177,4 @@ function nearest (key: Key, keys: Key[]): Key[] {
     .sort((a, b) => a.distance - b.distance)
     .slice(0, 3)
     .map(({ candidate }) => candidate)
-}
-
-/** Levenshtein distance, for "did you mean" hints. */
-function distance (a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost)
-    }
-    previous = current
-  }
-  return previous[b.length] as number
 }

@@ -1,7 +1,7 @@
 import type { Action } from '../action/action.ts'
 import type { Gateway } from '../gateway.ts'
 import type { Reply } from '../reply/replies.ts'
-import type { WriteBatch } from '../write-batch.ts'
+import type { UnitOfWork } from '../unit-of-work.ts'
 
 /**
  * One execute() call as extensions see it. `previous` holds the enclosing calls of the
@@ -14,14 +14,14 @@ export class Context {
   action: Action | undefined = undefined
   reply: Reply | undefined = undefined
   exception: Error | undefined = undefined
-  /** Where the top-level execute's writes go when its caller batches them (ExecuteOptions.writes). */
-  readonly writes: WriteBatch | undefined
+  /** Where the top-level execute's writes go when its caller commits them (ExecuteOptions.unit). */
+  readonly unit: UnitOfWork | undefined
 
-  constructor (gateway: Gateway, request: unknown, previous: readonly Context[], writes?: WriteBatch) {
+  constructor (gateway: Gateway, request: unknown, previous: readonly Context[], unit?: UnitOfWork) {
     this.gateway = gateway
     this.request = request
     this.previous = previous
-    this.writes = writes
+    this.unit = unit
   }
 
   /** The top-level context of this chain of nested executes. */

@@ -17,7 +17,7 @@ export interface GatewayDiagnosis {
   /** Undefined for a gateway registered as a ready Gateway object. */
   factory: string | undefined
   style: '1.x' | '2.0' | undefined
-  /** What breaks in 3.0, in code order. */
+  /** What breaks in the next major version, in code order. */
   deprecations: Deprecation[]
   /** What breaks now: the gateway cannot be built, or an action cannot get its API. */
   errors: DiagnosisError[]

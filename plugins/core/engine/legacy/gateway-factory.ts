@@ -17,9 +17,9 @@ import { coreConfig, standaloneContainer } from './core-config.ts'
  * the gateway. The registry still builds such factories, through create(config, container).
  */
 export interface GatewayFactoryInterface {
-  /** @deprecated since 2.0 (PAYWIREDEP003): use configureContainer(). */
+  /** @deprecated (PAYWIREDEP003): use configureContainer(). */
   createConfig (config?: Details): Details
-  /** @deprecated since 2.0 (PAYWIREDEP004): use createGateway(). `container`: the gateway's scope, given by the registry. */
+  /** @deprecated (PAYWIREDEP004): use createGateway(). `container`: the gateway's scope, given by the registry. */
   create (config?: Details, container?: ServiceContainer): Gateway
 }
 
@@ -46,19 +46,19 @@ export class GatewayFactory implements GatewayFactoryInterface {
     this.coreGatewayFactory = coreGatewayFactory
   }
 
-  /** @deprecated since 2.0 (PAYWIREDEP003): use configureContainer(). The config with every default, closures unresolved. */
+  /** @deprecated (PAYWIREDEP003): use configureContainer(). The config with every default, closures unresolved. */
   createConfig (config: Details = {}): Details {
     deprecate(PAYWIREDEP003)
     return this.#populate(config, standaloneContainer()).toUnsafeArray()
   }
 
-  /** @deprecated since 2.0 (PAYWIREDEP004): use createGateway(). */
+  /** @deprecated (PAYWIREDEP004): use createGateway(). */
   create (config: Details = {}, container: ServiceContainer = standaloneContainer()): Gateway {
     deprecate(PAYWIREDEP004)
     return buildGateway(this.#populate(config, container))
   }
 
-  /** @deprecated since 2.0 (PAYWIREDEP002): use configureContainer(). */
+  /** @deprecated (PAYWIREDEP002): use configureContainer(). */
   protected populateConfig (_config: LegacyConfig): void {}
 
   #populate (config: Details, container: ServiceContainer): LegacyConfig {

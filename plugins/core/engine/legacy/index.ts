@@ -1,6 +1,6 @@
 /*
- * The version 1.x gateway-factory style, kept working in 2.0 and deprecated: everything here
- * goes away in 3.0. MIGRATION.md shows the 2.0 replacement of each item.
+ * The version 1.x gateway-factory style, kept working next to the 2.0 style and deprecated:
+ * everything here goes away in the next major version. MIGRATION.md shows the 2.0 replacement of each item.
  */
 export { ApiAware, isApiAware, type ApiAwareInterface } from './api-aware.ts'
 export { LegacyConfig, type ConfigClosure } from './config.ts'

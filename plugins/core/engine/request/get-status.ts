@@ -33,12 +33,28 @@ export const BinaryStatus = {
 type StatusName = keyof typeof HumanStatus
 
 /**
+ * How much money moved, in the payment currency's minor units. The status says where a
+ * payment is; the amounts say how far: a partially refunded payment is "refunded" with
+ * refunded < captured.
+ */
+export interface PaymentAmounts {
+  /** Taken from the payer. */
+  captured: number
+  /** Given back by refunds. */
+  refunded: number
+  /** Taken back by the payer's bank or the provider (reversals, chargebacks). */
+  reversed: number
+}
+
+/**
  * The status contract gateway status actions write to: they call markX() and never read
  * the concrete value type, so one action serves GetHumanStatus and GetBinaryStatus.
  * A request that no action marks stays "unknown".
  */
 export abstract class BaseGetStatus<V> extends Generic {
   value!: V
+  /** Set by gateways that know how much moved (setAmounts); undefined otherwise. */
+  amounts: PaymentAmounts | undefined = undefined
 
   constructor (model: unknown) {
     super(model)
@@ -59,6 +75,11 @@ export abstract class BaseGetStatus<V> extends Generic {
   markSuspended (): void { this.value = this.statusValue('SUSPENDED') }
   markExpired (): void { this.value = this.statusValue('EXPIRED') }
   markUnknown (): void { this.value = this.statusValue('UNKNOWN') }
+
+  /** Status actions that know the amounts set them beside the status; missing ones are 0. */
+  setAmounts (amounts: Partial<PaymentAmounts>): void {
+    this.amounts = { captured: amounts.captured ?? 0, refunded: amounts.refunded ?? 0, reversed: amounts.reversed ?? 0 }
+  }
 
   isNew (): boolean { return this.matches('NEW') }
   isCaptured (): boolean { return this.matches('CAPTURED') }

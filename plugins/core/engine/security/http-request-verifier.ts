@@ -5,7 +5,7 @@ import {
 } from '../errors.ts'
 import { Token } from '../model/token.ts'
 import { TOKEN_PARAMETER } from './token-factory.ts'
-import type { TokenStorage } from './token-storage.ts'
+import type { TokenClaim, TokenStorage } from './token-storage.ts'
 
 /** The parts of an HTTP request a token can come from. */
 export interface VerifiableRequest {
@@ -14,11 +14,6 @@ export interface VerifiableRequest {
   params?: Record<string, unknown>
   query?: Record<string, unknown>
   body?: unknown
-}
-
-export interface VerifyOptions {
-  /** Claim the token for this long (milliseconds). */
-  lockMs?: number
 }
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/
@@ -39,53 +34,45 @@ function decodedPath (url: string): string | undefined {
 export class HttpRequestVerifier {
   readonly tokenStorage: TokenStorage
   readonly tokenParameter: string
-  /** The lock each claimed token holds, so only its own request releases it. */
-  readonly #locks = new WeakMap<Token, string>()
 
   constructor (tokenStorage: TokenStorage, tokenParameter = TOKEN_PARAMETER) {
     this.tokenStorage = tokenStorage
     this.tokenParameter = tokenParameter
   }
 
-  /**
-   * With `lockMs`, the token is also claimed for this request (released with release() or
-   * invalidate()), so concurrent requests with one token never both run the gateway.
-   */
-  async verify (request: VerifiableRequest | Token, options: VerifyOptions = {}): Promise<Token> {
+  async verify (request: VerifiableRequest | Token): Promise<Token> {
     if (request instanceof Token) return request
-    const hash = this.#findHash(request)
-    if (hash === undefined) throw new PAYWIRE_ERR_TOKEN_PARAMETER_MISSING(this.tokenParameter)
-    if (!TOKEN_SHAPE.test(hash)) throw new PAYWIRE_ERR_TOKEN_NOT_FOUND()
-    let token: Token | null
-    if (options.lockMs === undefined) {
-      token = await this.tokenStorage.find(hash)
-    } else {
-      const claim = await this.tokenStorage.claim(hash, options.lockMs)
-      token = claim?.token ?? null
-      if (claim !== null) this.#locks.set(claim.token, claim.lockId)
-    }
+    const token = await this.tokenStorage.find(this.#hashOf(request))
     if (token === null) throw new PAYWIRE_ERR_TOKEN_NOT_FOUND()
-    const requestPath = decodedPath(request.url)
-    if (requestPath === undefined || requestPath !== decodedPath(token.targetUrl)) {
-      await this.release(token)
-      throw new PAYWIRE_ERR_TOKEN_PATH_MISMATCH()
-    }
+    if (!samePath(request.url, token.targetUrl)) throw new PAYWIRE_ERR_TOKEN_PATH_MISMATCH()
     return token
   }
 
-  /** Releases a token claimed by verify() without invalidating it (the buyer will come back). */
-  async release (token: Token): Promise<void> {
-    const lockId = this.#locks.get(token)
-    if (lockId === undefined) return
-    this.#locks.delete(token)
-    await this.tokenStorage.unlock(token.hash, lockId)
+  /**
+   * verify(), and the token's payment claimed for this request (see ExclusiveExecutor), in
+   * one round trip where the store allows it. Throws PAYWIRE_ERR_TOKEN_USED (with the after
+   * URL) for a used token and PAYWIRE_ERR_PAYMENT_BUSY while another request holds the claim.
+   */
+  async verifyAndClaim (request: VerifiableRequest, claimTtlMs: number): Promise<TokenClaim> {
+    const claimed = await this.tokenStorage.claim(this.#hashOf(request), claimTtlMs)
+    if (claimed === null) throw new PAYWIRE_ERR_TOKEN_NOT_FOUND()
+    if (!samePath(request.url, claimed.token.targetUrl)) {
+      await this.tokenStorage.releaseClaim(claimed.claim)
+      throw new PAYWIRE_ERR_TOKEN_PATH_MISMATCH()
+    }
+    return claimed
   }
 
-  /** Deletes the token (and releases its claim): it cannot be used again. */
+  /** Uses the token up: it cannot be used again. */
   async invalidate (token: Token): Promise<boolean> {
-    const lockId = this.#locks.get(token)
-    this.#locks.delete(token)
-    return await this.tokenStorage.invalidate(token.hash, lockId)
+    return await this.tokenStorage.invalidate(token.hash)
+  }
+
+  #hashOf (request: VerifiableRequest): string {
+    const hash = this.#findHash(request)
+    if (hash === undefined) throw new PAYWIRE_ERR_TOKEN_PARAMETER_MISSING(this.tokenParameter)
+    if (!TOKEN_SHAPE.test(hash)) throw new PAYWIRE_ERR_TOKEN_NOT_FOUND()
+    return hash
   }
 
   #findHash (request: VerifiableRequest): string | undefined {
@@ -95,4 +82,9 @@ export class HttpRequestVerifier {
     }
     return undefined
   }
+}
+
+function samePath (requestUrl: string, targetUrl: string): boolean {
+  const requestPath = decodedPath(requestUrl)
+  return requestPath !== undefined && requestPath === decodedPath(targetUrl)
 }

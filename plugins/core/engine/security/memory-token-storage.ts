@@ -1,9 +1,13 @@
 import { Token, type TokenJSON } from '../model/token.ts'
-import { TokenStorage, assertTokenTtls, newLockId, tokenTtlSeconds, type TokenTtls } from './token-storage.ts'
+import {
+  TokenStorage, assertTokenTtls, newClaimId, tokenTtlSeconds, type Claim, type TokenTtls, type UsedToken
+} from './token-storage.ts'
 
 interface Entry {
   json: TokenJSON
   expiresAt: number
+  /** Set once the token was used: the entry is then a tombstone. */
+  used: boolean
 }
 
 export interface MemoryTokenStorageOptions {
@@ -16,7 +20,7 @@ export interface MemoryTokenStorageOptions {
 /** The embedded default token store: single process, expiring, copies on read. */
 export class MemoryTokenStorage extends TokenStorage {
   #tokens = new Map<string, Entry>()
-  #locks = new Map<string, { id: string, until: number }>()
+  #claims = new Map<string, { id: string, until: number }>()
   #ttl: TokenTtls
   #now: () => number
   #savesSinceSweep = 0
@@ -30,39 +34,78 @@ export class MemoryTokenStorage extends TokenStorage {
   async save (tokens: readonly Token[]): Promise<void> {
     const now = this.#now()
     for (const token of tokens) {
-      const ttl = tokenTtlSeconds(token.kind, this.#ttl)
-      this.#tokens.set(token.hash, { json: token.toJSON(), expiresAt: ttl > 0 ? now + ttl * 1000 : Infinity })
+      this.#tokens.set(token.hash, { json: token.toJSON(), expiresAt: this.#expiry(token.kind, now), used: false })
     }
     // Tokens nobody comes back for would otherwise stay forever.
     if (++this.#savesSinceSweep >= 1000) this.#sweep(now)
   }
 
   async find (hash: string): Promise<Token | null> {
-    const entry = this.#tokens.get(hash)
-    if (entry === undefined) return null
-    if (entry.expiresAt <= this.#now()) {
-      this.#tokens.delete(hash)
-      return null
-    }
-    return Token.fromJSON(entry.json)
+    const entry = this.#entry(hash)
+    return entry === undefined || entry.used ? null : Token.fromJSON(entry.json)
   }
 
-  async invalidate (hash: string, lockId?: string): Promise<boolean> {
-    if (lockId !== undefined) await this.unlock(hash, lockId)
-    return this.#tokens.delete(hash)
+  async findUsed (hash: string): Promise<UsedToken | null> {
+    const entry = this.#entry(hash)
+    return entry?.used === true ? { afterUrl: entry.json.afterUrl } : null
   }
 
-  async lock (hash: string, ttlMs: number): Promise<string | null> {
+  async invalidate (hash: string): Promise<boolean> {
+    return this.invalidateNow(hash)
+  }
+
+  /** invalidate() in the same tick, for atomic commits. */
+  invalidateNow (hash: string): boolean {
+    const entry = this.#entry(hash)
+    if (entry === undefined || entry.used) return false
+    entry.used = true
+    entry.expiresAt = this.#expiry('after', this.#now())
+    return true
+  }
+
+  async acquireClaim (key: string, ttlMs: number): Promise<string | null> {
     const now = this.#now()
-    const held = this.#locks.get(hash)
+    const held = this.#claims.get(key)
     if (held !== undefined && held.until > now) return null
-    const id = newLockId()
-    this.#locks.set(hash, { id, until: now + ttlMs })
+    const id = newClaimId()
+    this.#claims.set(key, { id, until: now + ttlMs })
     return id
   }
 
-  async unlock (hash: string, lockId: string): Promise<void> {
-    if (this.#locks.get(hash)?.id === lockId) this.#locks.delete(hash)
+  async renewClaim (claim: Claim, ttlMs: number): Promise<boolean> {
+    if (!this.holds(claim)) return false
+    this.#claims.set(claim.key, { id: claim.id, until: this.#now() + ttlMs })
+    return true
+  }
+
+  async releaseClaim (claim: Claim): Promise<void> {
+    this.releaseNow(claim)
+  }
+
+  /** True while `claim` is the live claim on its key. Synchronous, for atomic commits. */
+  holds (claim: Claim): boolean {
+    const held = this.#claims.get(claim.key)
+    return held !== undefined && held.id === claim.id && held.until > this.#now()
+  }
+
+  /** releaseClaim() in the same tick, for atomic commits. */
+  releaseNow (claim: Claim): void {
+    if (this.#claims.get(claim.key)?.id === claim.id) this.#claims.delete(claim.key)
+  }
+
+  #entry (hash: string): Entry | undefined {
+    const entry = this.#tokens.get(hash)
+    if (entry === undefined) return undefined
+    if (entry.expiresAt <= this.#now()) {
+      this.#tokens.delete(hash)
+      return undefined
+    }
+    return entry
+  }
+
+  #expiry (kind: string, now: number): number {
+    const ttl = tokenTtlSeconds(kind, this.#ttl)
+    return ttl > 0 ? now + ttl * 1000 : Infinity
   }
 
   #sweep (now: number): void {
@@ -70,8 +113,8 @@ export class MemoryTokenStorage extends TokenStorage {
     for (const [hash, entry] of this.#tokens) {
       if (entry.expiresAt <= now) this.#tokens.delete(hash)
     }
-    for (const [hash, held] of this.#locks) {
-      if (held.until <= now) this.#locks.delete(hash)
+    for (const [key, held] of this.#claims) {
+      if (held.until <= now) this.#claims.delete(key)
     }
   }
 }

@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto'
+import { createHash, randomFillSync } from 'node:crypto'
 
 /*
  * Random bytes from a pool refilled 4 KiB at a time, as Node's own randomUUID() does: one
@@ -18,9 +18,25 @@ function randomSlice (size: number): Buffer {
   return slice
 }
 
-/** 32 random bytes, base64url without padding: 43 characters, 256 bits of entropy. */
-export function generateTokenHash (): string {
-  return randomSlice(32).toString('base64url')
+/**
+ * 32 random bytes, base64url without padding: 43 characters, 256 bits of entropy, after
+ * an optional affinity tag (see affinityTag).
+ */
+export function generateTokenHash (tag = ''): string {
+  return tag + randomSlice(32).toString('base64url')
+}
+
+/** Characters of the affinity tag at the start of a model's token hashes. */
+export const AFFINITY_TAG_LENGTH = 8
+
+/**
+ * 8 characters derived from a model's identity, which start the hashes of its tokens: a
+ * store that shards by key (Redis Cluster) reads it from a token hash alone and keeps the
+ * token, the model and its claim in one shard, so a commit touching all three is atomic.
+ * It adds nothing to a token's guessability: the 43 random characters after it do that.
+ */
+export function affinityTag (modelName: string, id: string): string {
+  return createHash('sha256').update(`${modelName}\n${id}`).digest('base64url').slice(0, AFFINITY_TAG_LENGTH)
 }
 
 /** 12 random bytes, base64url: 16 characters, for lock ids. */

@@ -2,6 +2,7 @@ import { PAYWIRE_ERR_BASE_URL_REQUIRED, PAYWIRE_ERR_INVALID_BASE_URL } from '../
 import { Identity } from '../model/identity.ts'
 import { Token, type TokenKind } from '../model/token.ts'
 import type { StorageRegistry } from '../storage/storage-registry.ts'
+import { affinityTag, generateTokenHash } from './random.ts'
 import type { TokenStorage } from './token-storage.ts'
 
 export const TOKEN_PARAMETER = 'paywire_token'
@@ -64,10 +65,11 @@ export class TokenFactory {
 
   /** Builds a token without storing it, so several can be stored in one round trip. */
   buildToken (spec: TokenSpec): Token {
-    const token = new Token()
+    const details = this.#identify(spec.model)
+    const token = new Token(generateTokenHash(details === null ? '' : affinityTag(details.modelName, details.id)))
     token.gatewayName = spec.gatewayName
     token.kind = spec.kind ?? 'capture'
-    token.details = this.#identify(spec.model)
+    token.details = details
     token.targetUrl = this.buildUrl(spec.targetPath, spec.targetParameters ?? {}, token.hash)
     if (spec.afterPath !== undefined && spec.afterPath !== null) {
       token.afterUrl = this.buildUrl(spec.afterPath, spec.afterParameters ?? {})

@@ -1,5 +1,6 @@
 import { generateLockId } from './random.ts'
-import { PAYWIRE_ERR_INVALID_OPTION, PAYWIRE_ERR_TOKEN_IN_USE } from '../errors.ts'
+import { PAYWIRE_ERR_INVALID_OPTION, PAYWIRE_ERR_PAYMENT_BUSY, PAYWIRE_ERR_TOKEN_USED } from '../errors.ts'
+import type { Identity } from '../model/identity.ts'
 import type { Token, TokenKind } from '../model/token.ts'
 
 /**
@@ -37,50 +38,98 @@ export function assertTokenTtls (ttls: TokenTtls, option: string): TokenTtls {
   return ttls
 }
 
-/** A token claimed by one request, with the id of the lock that request holds. */
-export interface TokenClaim {
-  token: Token
-  lockId: string
+/**
+ * The right of one request to change one payment (one model): while a claim is held, no
+ * other request that asks for the same key gets one. `id` is unguessable and per claim, so
+ * a request whose claim expired can never release or renew its successor's.
+ */
+export interface Claim {
+  readonly key: string
+  readonly id: string
 }
 
-/** An unguessable lock id: only the request holding a lock may release it. */
-export function newLockId (): string {
+/** A token claimed by one request: the claim is on the token's model (or on the token itself when it has none). */
+export interface TokenClaim {
+  token: Token
+  claim: Claim
+}
+
+/** What a used token leaves behind: where its holder goes instead (the done page), if anywhere. */
+export interface UsedToken {
+  afterUrl: string | null
+}
+
+/** A used link: its after URL (the payment's done page), when it had one. */
+export function tokenUsedError (used: UsedToken): Error & { afterUrl: string | null } {
+  return Object.assign(new PAYWIRE_ERR_TOKEN_USED(), { afterUrl: used.afterUrl })
+}
+
+/** An unguessable claim id. */
+export function newClaimId (): string {
   return generateLockId()
 }
 
 /**
- * Where security tokens live. Also the service id of the token storage in gateway
- * containers (GetTokenAction receives it).
+ * Where security tokens live, and the claims that make one request at a time the writer
+ * of a payment. Also the service id of the token storage in gateway containers
+ * (GetTokenAction receives it).
  */
 export abstract class TokenStorage {
   /** Stores tokens together (one round trip where the backend allows it). */
   abstract save (tokens: readonly Token[]): Promise<void>
+  /** A live token; null when there is none, or it expired or was used. */
   abstract find (hash: string): Promise<Token | null>
+  /** What a used token left, while the done page it led to may still be visited; null otherwise. */
+  abstract findUsed (hash: string): Promise<UsedToken | null>
   /**
-   * Deletes the token, and its lock when `lockId` still holds it; true only for the one
-   * caller that actually removed the token.
+   * Uses the token up: it can never be found or claimed again, and for as long as an after
+   * token lives, claim() reports it as used with its after URL (so a reload of a used
+   * capture link finds the payment's result). True only for the one caller that used it.
    */
-  abstract invalidate (hash: string, lockId?: string): Promise<boolean>
-  /**
-   * Locks the token for one in-flight request, so two concurrent requests with one token
-   * never both reach the gateway: the lock id, or null when another request holds it.
-   */
-  abstract lock (hash: string, ttlMs: number): Promise<string | null>
-  /**
-   * Releases the lock if `lockId` still holds it: a lock that expired may belong to
-   * another request by now, and must not be released by the first one.
-   */
-  abstract unlock (hash: string, lockId: string): Promise<void>
+  abstract invalidate (hash: string): Promise<boolean>
+
+  /** Takes the claim on `key` for `ttlMs` unless another holds it: the claim id, or null. */
+  abstract acquireClaim (key: string, ttlMs: number): Promise<string | null>
+  /** Extends a claim this request still holds; false when it expired or another holds it now. */
+  abstract renewClaim (claim: Claim, ttlMs: number): Promise<boolean>
+  /** Releases the claim if `claim.id` still holds it (an expired claim may be another's by now). */
+  abstract releaseClaim (claim: Claim): Promise<void>
+
+  /** The claim key of a model; stores that shard by key may put it beside the model. */
+  claimKey (identity: Identity): string {
+    return `${identity.modelName}:${identity.id}`
+  }
+
+  /** The claim key of what a token acts on: its model, or the token itself when it points at none. */
+  tokenClaimKey (token: Token): string {
+    return token.details === null ? `token:${token.hash}` : this.claimKey(token.details)
+  }
+
+  /** Claims a model for one request; throws PAYWIRE_ERR_PAYMENT_BUSY while another request holds it. */
+  async claimModel (identity: Identity, ttlMs: number): Promise<Claim> {
+    return await this.claimByKey(this.claimKey(identity), ttlMs)
+  }
+
+  /** Takes the claim on a key (claimKey(), tokenClaimKey()); throws PAYWIRE_ERR_PAYMENT_BUSY while another holds it. */
+  async claimByKey (key: string, ttlMs: number): Promise<Claim> {
+    const id = await this.acquireClaim(key, ttlMs)
+    if (id === null) throw new PAYWIRE_ERR_PAYMENT_BUSY()
+    return { key, id }
+  }
 
   /**
-   * find() and lock() together; throws PAYWIRE_ERR_TOKEN_IN_USE when another request holds
-   * the token. Stores that can do both in one round trip override it.
+   * Finds a live token and claims what it acts on: null when there is no such token;
+   * throws PAYWIRE_ERR_TOKEN_USED (with the after URL) for a used one and
+   * PAYWIRE_ERR_PAYMENT_BUSY while another request holds the claim. Stores that can do
+   * it in one round trip override it.
    */
-  async claim (hash: string, lockMs: number): Promise<TokenClaim | null> {
+  async claim (hash: string, ttlMs: number): Promise<TokenClaim | null> {
     const token = await this.find(hash)
-    if (token === null) return null
-    const lockId = await this.lock(hash, lockMs)
-    if (lockId === null) throw new PAYWIRE_ERR_TOKEN_IN_USE()
-    return { token, lockId }
+    if (token === null) {
+      const used = await this.findUsed(hash)
+      if (used !== null) throw tokenUsedError(used)
+      return null
+    }
+    return { token, claim: await this.claimByKey(this.tokenClaimKey(token), ttlMs) }
   }
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { PAYWIRE_ERR_INVALID_MODEL, PAYWIRE_ERR_MODEL_NOT_PERSISTED } from '../errors.ts'
+import { PAYWIRE_ERR_CONCURRENT_UPDATE, PAYWIRE_ERR_INVALID_MODEL, PAYWIRE_ERR_MODEL_NOT_PERSISTED } from '../errors.ts'
 import { humanifyValue } from '../debug/humanify.ts'
 import { Identity } from '../model/identity.ts'
+import { assertStorable } from './storable.ts'
 import type { Criteria, FindByOptions, ModelClass, Storage } from './storage.ts'
 
 export interface StorageOptions<T extends object> {
@@ -23,6 +24,39 @@ export interface ModelCodec<T> {
   fromRecord (record: Record<string, unknown>): T
 }
 
+/** A record as a backend keeps it: the JSON-safe fields and the version they were written with. */
+export interface StoredRecord {
+  record: Record<string, unknown>
+  version: number
+}
+
+/** Expected version of a write that may replace whatever is stored (a delete of a model never read). */
+export const ANY_VERSION = -1
+
+/**
+ * One write, computed before any I/O so a backend can check and apply several of them in
+ * one atomic step (see StorageBackend.commit): the record, its id, and the version the
+ * stored record must still have (0: none may exist yet; ANY_VERSION: no check).
+ */
+export interface StagedWrite {
+  readonly storage: AbstractStorage<object>
+  readonly id: string
+  /** null deletes the record. */
+  readonly record: Record<string, unknown> | null
+  readonly json: string | null
+  readonly expectedVersion: number
+  /** Fields the storage sets on the model once the write is stored (id, timestamps). */
+  readonly stamps: Record<string, unknown>
+}
+
+/*
+ * The version each model instance was read or last written with: per instance, so two
+ * copies of one record read at different times each write against the version they saw,
+ * whichever storage object of that record they are handed to. A WeakMap keeps models free
+ * of storage fields.
+ */
+const versions = new WeakMap<object, number>()
+
 type Revivable<T> = ModelClass<T & object> & { fromJSON?: (json: any) => T }
 
 export function defaultCodec<T extends object> (Model: Revivable<T>): ModelCodec<T> {
@@ -34,8 +68,9 @@ export function defaultCodec<T extends object> (Model: Revivable<T>): ModelCodec
 }
 
 /**
- * The shared half of every storage: model checks, ids, timestamps and identities. Concrete
- * storages only move JSON records (see MemoryStorage, RedisStorage).
+ * The shared half of every storage: model checks, ids, timestamps, identities and the
+ * versions of the compare-and-set. Concrete storages only move JSON records with their
+ * versions (see MemoryStorage, RedisStorage).
  */
 export abstract class AbstractStorage<T extends object> implements Storage<T> {
   readonly modelName: string
@@ -70,23 +105,59 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
     return this.identify(model)
   }
 
-  async update (model: T): Promise<void> {
+  versionOf (model: T): number | undefined {
+    return versions.get(model)
+  }
+
+  /**
+   * The write update() would make, checked (a record every storage can keep) but not sent.
+   */
+  stage (model: T): StagedWrite {
     this.assertSupported(model)
     const fields = model as Record<string, unknown>
     const current = fields[this.idProperty]
-    const isNew = typeof current !== 'string' || current === ''
-    const id = isNew ? this.generateId() : current as string
+    const id = typeof current === 'string' && current !== '' ? current : this.generateId()
     const now = new Date().toISOString()
+    // Set on the model only once stored, so a failed first save leaves the model unsaved.
     const stamps: Record<string, unknown> = { [this.idProperty]: id }
     if ('updatedAt' in fields) stamps.updatedAt = now
     if ('createdAt' in fields && (typeof fields.createdAt !== 'string' || fields.createdAt === '')) stamps.createdAt = now
-    await this.doUpdate(id, { ...this.codec.toRecord(model), ...stamps }, isNew)
-    // Only after the write succeeded, so a failed first save leaves the model unsaved.
-    Object.assign(fields, stamps)
+    const record = { ...this.codec.toRecord(model), ...stamps }
+    assertStorable(record, this.modelName)
+    return { storage: this as AbstractStorage<object>, id, record, json: JSON.stringify(record), expectedVersion: versions.get(model) ?? 0, stamps }
+  }
+
+  /** The delete delete() would make: a compare-and-set when this storage read the model. */
+  stageDelete (model: T): StagedWrite {
+    const { id } = this.identify(model)
+    return { storage: this as AbstractStorage<object>, id, record: null, json: null, expectedVersion: versions.get(model) ?? ANY_VERSION, stamps: {} }
+  }
+
+  /** After the write was stored (alone or in a commit): the model gets its stamps and its new version. */
+  settle (model: T, write: StagedWrite): void {
+    if (write.record === null) {
+      versions.delete(model)
+      return
+    }
+    Object.assign(model as Record<string, unknown>, write.stamps)
+    versions.set(model, Math.max(write.expectedVersion, 0) + 1)
+  }
+
+  /** Sends one staged write on its own (the step-by-step commit of StorageBackend). */
+  async write (write: StagedWrite): Promise<void> {
+    await this.doWrite(write)
+  }
+
+  async update (model: T): Promise<void> {
+    const write = this.stage(model)
+    await this.doWrite(write)
+    this.settle(model, write)
   }
 
   async delete (model: T): Promise<void> {
-    await this.doDelete(this.identify(model).id)
+    const write = this.stageDelete(model)
+    await this.doWrite(write)
+    this.settle(model, write)
   }
 
   async find (id: string | Identity): Promise<T | null> {
@@ -94,18 +165,18 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
       if (id.modelName !== this.modelName) return null
       id = id.id
     }
-    const record = await this.doFind(id)
-    return record === null ? null : this.codec.fromRecord(record)
+    const stored = await this.doFind(id)
+    return stored === null ? null : this.revive(stored)
   }
 
   async findMany (ids: readonly string[]): Promise<Array<T | null>> {
-    const records = await this.doFindMany(ids)
-    return records.map((record) => record === null ? null : this.codec.fromRecord(record))
+    const stored = await this.doFindMany(ids)
+    return stored.map((found) => found === null ? null : this.revive(found))
   }
 
   async findBy (criteria: Criteria, options: FindByOptions = {}): Promise<T[]> {
-    const records = await this.doFindBy(criteria, options)
-    return records.map((record) => this.codec.fromRecord(record))
+    const stored = await this.doFindBy(criteria, options)
+    return stored.map((found) => this.revive(found))
   }
 
   identify (model: T): Identity {
@@ -113,6 +184,17 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
     const id = (model as Record<string, unknown>)[this.idProperty]
     if (typeof id !== 'string' || id === '') throw new PAYWIRE_ERR_MODEL_NOT_PERSISTED(this.modelName)
     return new Identity(id, this.modelName)
+  }
+
+  /** The error a backend throws when the stored version is not the expected one. */
+  conflict (id: string): Error {
+    return new PAYWIRE_ERR_CONCURRENT_UPDATE(this.modelName, id)
+  }
+
+  protected revive (stored: StoredRecord): T {
+    const model = this.codec.fromRecord(stored.record)
+    versions.set(model, stored.version)
+    return model
   }
 
   protected generateId (): string {
@@ -123,15 +205,19 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
     if (!this.support(model)) throw new PAYWIRE_ERR_INVALID_MODEL(this.Model.name, humanifyValue(model))
   }
 
-  protected abstract doUpdate (id: string, record: Record<string, unknown>, isNew: boolean): Promise<void>
-  protected abstract doDelete (id: string): Promise<void>
-  protected abstract doFind (id: string): Promise<Record<string, unknown> | null>
+  /**
+   * Stores (or, with a null record, deletes) one record if its stored version is the
+   * expected one (0: no record; ANY_VERSION: whatever is stored), as version expected + 1;
+   * else throws this.conflict(id) and changes nothing.
+   */
+  protected abstract doWrite (write: StagedWrite): Promise<void>
+  protected abstract doFind (id: string): Promise<StoredRecord | null>
   /** Override where the backend fetches several records at once. */
-  protected async doFindMany (ids: readonly string[]): Promise<Array<Record<string, unknown> | null>> {
+  protected async doFindMany (ids: readonly string[]): Promise<Array<StoredRecord | null>> {
     return await Promise.all(ids.map((id) => this.doFind(id)))
   }
 
-  protected abstract doFindBy (criteria: Criteria, options: FindByOptions): Promise<Record<string, unknown>[]>
+  protected abstract doFindBy (criteria: Criteria, options: FindByOptions): Promise<StoredRecord[]>
 }
 
 /** The value at a dotted path ("details.id") of a record. */

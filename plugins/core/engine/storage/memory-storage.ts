@@ -1,37 +1,55 @@
-import { AbstractStorage, matchesCriteria } from './abstract-storage.ts'
+import { ANY_VERSION, AbstractStorage, matchesCriteria, type StagedWrite, type StoredRecord } from './abstract-storage.ts'
 import type { Criteria, FindByOptions } from './storage.ts'
+
+interface Entry {
+  json: string
+  version: number
+}
 
 /**
  * The embedded default: keeps serialized records in memory, so it behaves like a real
- * storage (find() returns copies; unsaved changes are not visible) without any service.
+ * storage (find() returns copies; unsaved changes are not visible; writes are
+ * compare-and-set) without any service. Nothing survives a restart.
  */
 export class MemoryStorage<T extends object> extends AbstractStorage<T> {
-  #records = new Map<string, string>()
+  #records = new Map<string, Entry>()
 
-  protected async doUpdate (id: string, record: Record<string, unknown>): Promise<void> {
-    this.#records.set(id, JSON.stringify(record))
+  /** True when the write's expected version is the stored one. Synchronous, for atomic commits. */
+  accepts (write: StagedWrite): boolean {
+    if (write.expectedVersion === ANY_VERSION) return true
+    return (this.#records.get(write.id)?.version ?? 0) === write.expectedVersion
   }
 
-  protected async doDelete (id: string): Promise<void> {
-    this.#records.delete(id)
+  /** Applies a write that accepts() approved, in the same tick. */
+  apply (write: StagedWrite): void {
+    if (write.json === null) {
+      this.#records.delete(write.id)
+      return
+    }
+    this.#records.set(write.id, { json: write.json, version: Math.max(write.expectedVersion, 0) + 1 })
   }
 
-  protected async doFind (id: string): Promise<Record<string, unknown> | null> {
-    const json = this.#records.get(id)
-    return json === undefined ? null : JSON.parse(json)
+  protected async doWrite (write: StagedWrite): Promise<void> {
+    if (!this.accepts(write)) throw this.conflict(write.id)
+    this.apply(write)
   }
 
-  protected async doFindBy (criteria: Criteria, options: FindByOptions): Promise<Record<string, unknown>[]> {
+  protected async doFind (id: string): Promise<StoredRecord | null> {
+    const entry = this.#records.get(id)
+    return entry === undefined ? null : { record: JSON.parse(entry.json), version: entry.version }
+  }
+
+  protected async doFindBy (criteria: Criteria, options: FindByOptions): Promise<StoredRecord[]> {
     const offset = options.offset ?? 0
     const limit = options.limit ?? Infinity
-    const matches: Record<string, unknown>[] = []
+    const matches: StoredRecord[] = []
     let skipped = 0
-    for (const json of this.#records.values()) {
+    for (const entry of this.#records.values()) {
       if (matches.length >= limit) break
-      const record = JSON.parse(json) as Record<string, unknown>
+      const record = JSON.parse(entry.json) as Record<string, unknown>
       if (!matchesCriteria(record, criteria)) continue
       if (skipped++ < offset) continue
-      matches.push(record)
+      matches.push({ record, version: entry.version })
     }
     return matches
   }

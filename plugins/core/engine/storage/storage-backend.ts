@@ -1,7 +1,10 @@
+import { PAYWIRE_ERR_CLAIM_LOST } from '../errors.ts'
 import { MemoryTokenStorage, type MemoryTokenStorageOptions } from '../security/memory-token-storage.ts'
 import type { TokenStorage } from '../security/token-storage.ts'
 import { MemoryStorage } from './memory-storage.ts'
 import type { StorageOptions } from './abstract-storage.ts'
+import type { CommitSet } from './commit.ts'
+import type { IdempotencyStore } from './idempotency-store.ts'
 import type { ModelClass, Storage } from './storage.ts'
 
 /**
@@ -13,9 +16,33 @@ import type { ModelClass, Storage } from './storage.ts'
 export abstract class StorageBackend {
   abstract createTokenStorage (): TokenStorage
   abstract createStorage<T extends object> (Model: ModelClass<T>, options?: StorageOptions<T>): Storage<T>
+
+  /**
+   * Applies one request's writes, token invalidations and claim release. Backends whose
+   * storages and token storage are all their own override it to do it in one atomic step
+   * (a Lua script, a transaction). This default, for storages of mixed origin, goes step by
+   * step in the order that keeps money facts safe: the claim is checked, then every model
+   * is written (each a compare-and-set), then tokens are used up and the claim released —
+   * so a failure leaves tokens usable and at worst some models written.
+   */
+  async commit (set: CommitSet, tokens: TokenStorage): Promise<void> {
+    if (set.claim !== undefined && !await tokens.renewClaim(set.claim, set.claimTtlMs)) {
+      throw new PAYWIRE_ERR_CLAIM_LOST(set.claim.key)
+    }
+    for (const write of set.writes) await write.storage.write(write)
+    for (const { storage, model } of set.unstaged) await storage.update(model)
+    for (const hash of set.invalidateTokens) await tokens.invalidate(hash)
+    if (set.claim !== undefined && set.releaseClaim) await tokens.releaseClaim(set.claim)
+  }
+
+  /**
+   * Idempotency records next to the backend's records, their keys apart under `namespace`
+   * ("graphql"). Optional: without it, users of idempotency keep records in process memory.
+   */
+  createIdempotencyStore? (namespace: string): IdempotencyStore
 }
 
-/** The embedded default: everything in process memory. */
+/** The embedded default: everything in process memory; commits are atomic (checked, then applied in one tick). */
 export class MemoryStorageBackend extends StorageBackend {
   readonly #tokenOptions: MemoryTokenStorageOptions
 
@@ -30,5 +57,19 @@ export class MemoryStorageBackend extends StorageBackend {
 
   createStorage<T extends object> (Model: ModelClass<T>, options?: StorageOptions<T>): Storage<T> {
     return new MemoryStorage(Model, options)
+  }
+
+  override async commit (set: CommitSet, tokens: TokenStorage): Promise<void> {
+    const inMemory = tokens instanceof MemoryTokenStorage && set.unstaged.length === 0 &&
+      set.writes.every((write) => write.storage instanceof MemoryStorage)
+    if (!inMemory) return await super.commit(set, tokens)
+    // Everything below runs in one tick: no other request can interleave.
+    if (set.claim !== undefined && !tokens.holds(set.claim)) throw new PAYWIRE_ERR_CLAIM_LOST(set.claim.key)
+    for (const write of set.writes) {
+      if (!(write.storage as MemoryStorage<object>).accepts(write)) throw write.storage.conflict(write.id)
+    }
+    for (const write of set.writes) (write.storage as MemoryStorage<object>).apply(write)
+    for (const hash of set.invalidateTokens) tokens.invalidateNow(hash)
+    if (set.claim !== undefined && set.releaseClaim) tokens.releaseNow(set.claim)
   }
 }

@@ -153,3 +153,71 @@ t.test('capturing a Payment without its capture token is a coded error (PayPal n
   t.equal(setup.paypal.simulator.counters().paymentsCreated, 0)
   t.ok((await setup.paywire.getStorage(Payment).find(payment.id as string))?.details.intent === 'sale', 'converted, not created')
 })
+
+t.test('a refused execute the buyer can still put right keeps the payment pending and sends the buyer back to PayPal', async (t) => {
+  const setup = await engineSetup(t)
+  const prepared = await preparePayment(setup.paywire)
+  const approvalUrl = await toApproval(setup.paywire, prepared.token)
+  const paymentId = await paypalId(setup.paywire, prepared.payment)
+
+  // An early (forged) return: PayPal has no approval yet.
+  const early = await capture(setup.paywire, prepared.token, { paymentId, PayerID: 'FORGED0000000' })
+  t.ok(early instanceof HttpRedirect)
+  t.equal((early as HttpRedirect).url, approvalUrl, 'back to PayPal\'s page')
+  const afterEarly = (await reload(setup.paywire, prepared.payment)).details
+  t.equal(await statusOf(setup.paywire, prepared.payment), 'pending')
+  t.match(afterEarly.error, { name: 'PAYMENT_NOT_APPROVED_FOR_EXECUTION' }, 'the refusal is recorded')
+  const refusedId = afterEarly.paywire_refused_request_ids[0]
+  t.match(refusedId, /-execute$/)
+  t.not(afterEarly.paywire_request_ids.execute, refusedId, 'the refused id is never sent again')
+
+  // The buyer approves; a wrong PayerID still comes first.
+  const { payerId } = setup.paypal.simulator.approve(paymentId)
+  t.match(await capture(setup.paywire, prepared.token, { paymentId, PayerID: 'WRONG00000000' }), { url: approvalUrl })
+  t.match((await reload(setup.paywire, prepared.payment)).details.error, { name: 'INVALID_PAYER_ID' })
+
+  t.equal(await capture(setup.paywire, prepared.token, { paymentId, PayerID: payerId }), undefined)
+  const paid = (await reload(setup.paywire, prepared.payment)).details
+  t.equal(await statusOf(setup.paywire, prepared.payment), 'captured')
+  t.notOk('error' in paid)
+  const executeIds = setup.http.requests.filter((request) => request.url.endsWith('/execute')).map((request) => request.headers?.['paypal-request-id'])
+  t.equal(new Set(executeIds).size, 3, 'each refused attempt had its own id')
+  t.equal(executeIds.at(-1), paid.paywire_request_ids.execute)
+  t.equal(setup.paypal.simulator.counters().paymentsExecuted, 1)
+})
+
+t.test('a refusal of that kind without an approval link is thrown: nothing is marked', async (t) => {
+  const setup = await engineSetup(t)
+  const prepared = await preparePayment(setup.paywire)
+  await toApproval(setup.paywire, prepared.token)
+  const payment = await reload(setup.paywire, prepared.payment)
+  payment.details.links = []
+  await setup.paywire.getStorage(Payment).update(payment)
+  await t.rejects(capture(setup.paywire, prepared.token, { paymentId: payment.details.id, PayerID: 'EARLY00000000' }), { code: 'PAYWIRE_ERR_PROVIDER', providerCode: 'PAYMENT_NOT_APPROVED_FOR_EXECUTION' })
+  t.equal(await statusOf(setup.paywire, prepared.payment), 'pending')
+})
+
+t.test('DUPLICATE_REQUEST_ID on execute means PayPal knows an earlier call: its outcome is looked up', async (t) => {
+  const setup = await engineSetup(t)
+  const prepared = await preparePayment(setup.paywire)
+  await toApproval(setup.paywire, prepared.token)
+  const paymentId = await paypalId(setup.paywire, prepared.payment)
+  const { payerId } = setup.paypal.simulator.approve(paymentId)
+  const payment = await reload(setup.paywire, prepared.payment)
+  // Another process executed with this payment's stored id, and its answer never came back here.
+  const executed = await callPaypalWithId(setup, paymentId, payerId, `${payment.details.paywire_key as string}-execute`)
+  t.equal(executed, 200)
+  t.equal(await capture(setup.paywire, prepared.token, { paymentId, PayerID: `${payerId}X` }), undefined)
+  t.equal(await statusOf(setup.paywire, prepared.payment), 'captured')
+  t.equal(setup.paypal.simulator.counters().paymentsExecuted, 1)
+})
+
+async function callPaypalWithId (setup: Awaited<ReturnType<typeof engineSetup>>, paymentId: string, payerId: string, requestId: string): Promise<number> {
+  const response = await fetch(`${setup.endpoint}/v1/payments/payment/${paymentId}/execute`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${setup.paypal.simulator.issueAccessToken(setup.client.clientId)}`, 'content-type': 'application/json', 'paypal-request-id': requestId },
+    body: JSON.stringify({ payer_id: payerId })
+  })
+  await response.arrayBuffer()
+  return response.status
+}

@@ -1,7 +1,10 @@
 import t from 'tap'
-import { NotifyAction, PaymentDetails, PaypalRestGatewayFactory, PaypalWebhookNotify } from '../../../../gateways/paypal-rest/index.ts'
 import {
-  ArrayObject, HttpResponse, MemoryStorage, MemoryTokenStorage, Notify, Payment, PaywireBuilder, runWithHttpRequest, type Paywire
+  NotifyAction, PaymentDetails, PaypalRestApi, PaypalRestConfig, PaypalRestGatewayFactory, PaypalViews, PaypalWebhookNotify
+} from '../../../../gateways/paypal-rest/index.ts'
+import {
+  ArrayObject, HttpResponse, Identity, MemoryStorage, MemoryTokenStorage, Notify, Payment, PaywireBuilder, StatusTransitions, runWithHttpRequest,
+  type Paywire
 } from '../../../../plugins/core/index.ts'
 import { approveAndReturn, engineSetup, preparePayment, reload, statusOf, type EngineSetup } from '../fixtures/paywire.ts'
 import type { Teardown } from '../fixtures/recorders.ts'
@@ -54,15 +57,30 @@ t.test('not an event, or not verified: 400 before anything is looked up', async 
   t.same(engine.http.requests, [])
 })
 
-t.test('events for payments the shop does not know are acknowledged and logged', async (t) => {
+t.test('money with no home: an event for a payment the shop does not know is logged at error, emitted and acknowledged', async (t) => {
   const engine = await setup(t)
-  for (const event of [{ id: 'WH-A', event_type: 'PAYMENT.SALE.COMPLETED', resource: { parent_payment: 'PAYID-NOPE0000000000000000000' } }, { id: 'WH-B', event_type: 'VAULT.CREDIT-CARD.CREATED' }]) {
+  const unmatched: unknown[] = []
+  engine.paywire.on('money.unmatched', (event) => { unmatched.push(event) })
+  const events = [
+    { id: 'WH-A', event_type: 'PAYMENT.SALE.COMPLETED', resource_type: 'sale', resource: { id: 'SALE1', parent_payment: 'PAYID-NOPE0000000000000000000', amount: { total: '19.99', currency: 'EUR' }, payer: { email: 'buyer@example.com' } } },
+    { id: 'WH-B', event_type: 'VAULT.CREDIT-CARD.CREATED' },
+    { id: 'WH-C', event_type: 'PAYMENT.SALE.REFUNDED', resource_type: 'refund', resource: { id: 'REF1', sale_id: 'SALE2', parent_payment: 'PAYID-NOPE1111111111111111111' } },
+    { id: 'WH-D', resource: { id: 'R9', parent_payment: 'PAYID-NOPE2222222222222222222', amount: { total: 1 } } }
+  ]
+  for (const event of events) {
     const body = JSON.stringify(event)
-    t.equal(await notify(engine.paywire, body, { ...await engine.paypal.simulator.webhooks.sign(body, { webhookId: engine.webhookId }) }), undefined)
+    t.equal(await notify(engine.paywire, body, { ...await engine.paypal.simulator.webhooks.sign(body, { webhookId: engine.webhookId }) }), undefined, 'acknowledged')
   }
-  t.match(engine.logger.lines.filter((line) => line.message?.startsWith('PayPal webhook for no known payment')), [
-    { level: 'info', fields: { paypal: { event: 'WH-A', type: 'PAYMENT.SALE.COMPLETED' } } },
-    { level: 'info', fields: { paypal: { event: 'WH-B' } } }
+  t.match(engine.logger.lines.filter((line) => /^PayPal webhook about/.test(line.message ?? '')), [
+    { level: 'error', message: /does not know/, fields: { paypal: { gateway: GATEWAY, event: 'WH-A', type: 'PAYMENT.SALE.COMPLETED', payment: 'PAYID-NOPE0000000000000000000', sale: 'SALE1' } } },
+    { level: 'info', message: /about no payment/, fields: { paypal: { event: 'WH-B' } } },
+    { level: 'error', fields: { paypal: { event: 'WH-C', refund: 'REF1', sale: 'SALE2', payment: 'PAYID-NOPE1111111111111111111' } } }
+  ])
+  t.notMatch(engine.logger.text(), 'buyer@example.com', 'no payer data in the logs')
+  t.same(unmatched, [
+    { gateway: GATEWAY, provider: 'PayPal', eventId: 'WH-A', eventType: 'PAYMENT.SALE.COMPLETED', resourceIds: { payment: 'PAYID-NOPE0000000000000000000', sale: 'SALE1' }, amount: { value: '19.99', currency: 'EUR' } },
+    { gateway: GATEWAY, provider: 'PayPal', eventId: 'WH-C', eventType: 'PAYMENT.SALE.REFUNDED', resourceIds: { payment: 'PAYID-NOPE1111111111111111111', refund: 'REF1', sale: 'SALE2' } },
+    { gateway: GATEWAY, provider: 'PayPal', eventId: 'WH-D', resourceIds: { payment: 'PAYID-NOPE2222222222222222222', resource: 'R9' } }
   ])
   t.equal(lookups(engine), 0)
 })
@@ -73,7 +91,7 @@ t.test('the REST details record is found by PayPal\'s id', async (t) => {
   await approveAndReturn(engine, prepared, 'pending')
   const paypalPayment = (await reload(engine.paywire, prepared.payment)).details
   const details = Object.assign(new PaymentDetails(), { id: paypalPayment.id, state: 'approved', transactions: paypalPayment.transactions })
-  await engine.paywire.getStorage(Payment).delete(prepared.payment)
+  await engine.paywire.getStorage(Payment).delete(await reload(engine.paywire, prepared.payment))
   await engine.paywire.getStorage(PaymentDetails).update(details)
   engine.paypal.simulator.settleSale(saleOf(paypalPayment).id, 'completed')
   const completed = await held(engine, 'PAYMENT.SALE.COMPLETED')
@@ -124,21 +142,42 @@ t.test('without a storage for one kind of record, the other is still searched', 
   t.equal(await notify(onlyDetails, body, headers), undefined)
 })
 
-t.test('PayPal\'s view is taken only when it moves the payment forward; the last 50 event ids are remembered', async (t) => {
-  const action = new NotifyAction()
-  const record = new ArrayObject({ id: 'PAYID-1', state: 'approved', transactions: [{ related_resources: [{ sale: { state: 'refunded' } }] }] })
-  const stale = { id: 'PAYID-1', state: 'approved', transactions: [{ related_resources: [{ sale: { state: 'completed' } }] }] }
-  t.ok(action.supports(new PaypalWebhookNotify(record, { id: 'WH-0' }, stale)))
-  t.notOk(action.supports(new PaypalWebhookNotify(new Payment(), { id: 'WH-0' }, stale)), 'a Payment is unwrapped to its details first')
+t.test('PayPal\'s view is taken through the transitions; the last 50 event ids are remembered', async (t) => {
+  const engine = await setup(t)
+  const prepared = await preparePayment(engine.paywire)
+  await approveAndReturn(engine, prepared)
+  const config = new PaypalRestConfig({
+    gatewayName: GATEWAY, clientId: engine.client.clientId, clientSecret: engine.client.clientSecret, configPath: '', config: { 'service.EndPoint': engine.endpoint }, webhookId: engine.webhookId, webhookVerification: 'online'
+  })
+  const action = new NotifyAction(new PaypalRestApi(config, engine.http, engine.logger), new PaypalViews(new StatusTransitions(), engine.logger, config))
+  const paid = (await reload(engine.paywire, prepared.payment)).details
+  // The shop's record says refunded; PayPal's current view (completed) is older news.
+  const record = new ArrayObject(structuredClone({ ...paid, transactions: [{ related_resources: [{ sale: { ...saleOf(paid), state: 'refunded' } }] }] }))
+  t.ok(action.supports(new PaypalWebhookNotify(record, { id: 'WH-0' })))
+  t.ok(action.supports(new PaypalWebhookNotify(new Identity('gone', 'Payment'), { id: 'WH-0' })), 'a payment deleted meanwhile is answered, not refused')
+  t.notOk(action.supports(new PaypalWebhookNotify(new Payment(), { id: 'WH-0' })), 'a Payment is unwrapped to its details first')
   t.notOk(action.supports(new Notify(record)))
-  action.execute(new PaypalWebhookNotify(record, { id: 'WH-0' }, stale))
-  t.match(record.data, { transactions: [{ related_resources: [{ sale: { state: 'refunded' } }] }] }, 'a late "completed" does not undo a refund')
-  for (let n = 1; n <= 55; n++) action.execute(new PaypalWebhookNotify(record, { id: `WH-${n}` }, stale))
+  await action.execute(new PaypalWebhookNotify(new Identity('gone', 'Payment'), { id: 'WH-0' }))
+  await action.execute(new PaypalWebhookNotify(record, { id: 'WH-0' }))
+  t.equal(saleOf(record.data).state, 'refunded', 'a late "completed" does not undo a refund')
+  for (let n = 1; n <= 55; n++) await action.execute(new PaypalWebhookNotify(record, { id: `WH-${n}` }))
   const seen = record.data.paywire_webhook_events as string[]
   t.equal(seen.length, 50)
   t.equal(seen[0], 'WH-6')
   t.equal(seen.at(-1), 'WH-55')
-  action.execute(new PaypalWebhookNotify(record, { id: 'WH-55' }, { id: 'PAYID-1', state: 'failed' }))
-  t.equal(record.data.state, 'approved', 'an event already processed changes nothing')
+  const calls = lookups(engine)
+  await action.execute(new PaypalWebhookNotify(record, { id: 'WH-55' }))
+  t.equal(lookups(engine), calls, 'an event already processed changes nothing and costs no call')
   t.equal((record.data.paywire_webhook_events as string[]).length, 50)
+
+  // Reversals are kept as PayPal's verified events tell them: once each, whatever they carry.
+  const reversal = (id: string, resource?: Record<string, unknown>) => new PaypalWebhookNotify(record, { id, event_type: 'PAYMENT.SALE.REVERSED', resource })
+  await action.execute(reversal('WH-R0'))
+  await action.execute(reversal('WH-R1', { id: 'X1', amount: { total: '-19.99', currency: 'EUR' }, reason_code: 'CHARGEBACK', sale_id: 'S1' }))
+  await action.execute(reversal('WH-R2', { id: 'X1', amount: { total: '-19.99', currency: 'EUR' } }))
+  await action.execute(reversal('WH-R3', { id: 'X2', amount: { total: 5 }, reason_code: 7 }))
+  t.same(record.data.paywire_reversals, [
+    { id: 'X1', amount: { total: '19.99', currency: 'EUR' }, reason_code: 'CHARGEBACK', sale_id: 'S1' },
+    { id: 'X2' }
+  ])
 })

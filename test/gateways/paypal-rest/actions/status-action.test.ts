@@ -50,3 +50,17 @@ t.test('the same marks serve GetBinaryStatus, and the REST details record', asyn
   await setup.paywire.getGateway(GATEWAY).execute(expired)
   t.equal(expired.value, 'expired')
 })
+
+t.test('beside the status, how much moved: a partial refund reads refunded with refunded < captured', async (t) => {
+  const setup = await engineSetup(t)
+  const prepared = await preparePayment(setup.paywire, { totalAmount: 150000, currencyCode: 'HUF' })
+  const fresh = new GetHumanStatus(await reload(setup.paywire, prepared.payment))
+  await setup.paywire.getGateway(GATEWAY).execute(fresh)
+  t.equal(fresh.amounts, undefined, 'nothing known before there is a sale')
+  await approveAndReturn(setup, prepared)
+  await setup.paywire.getGateway(GATEWAY).execute(new Refund(await reload(setup.paywire, prepared.payment), { amount: 50000 }))
+  const status = new GetHumanStatus(await reload(setup.paywire, prepared.payment))
+  await setup.paywire.getGateway(GATEWAY).execute(status)
+  t.equal(status.value, 'refunded')
+  t.same(status.amounts, { captured: 150000, refunded: 50000, reversed: 0 }, 'minor units with ISO 4217\'s exponent (PayPal writes whole HUF)')
+})

@@ -4,7 +4,7 @@ import {
 } from '../../../../gateways/paypal-rest/simulator/amounts.ts'
 
 t.test('amounts PayPal accepts', async (t) => {
-  for (const [value, currency] of [['7', 'USD'], ['7.5', 'EUR'], ['1234567.89', 'USD'], ['500', 'JPY'], ['1234567890', 'HUF'], ['0.01', 'GBP']]) {
+  for (const [value, currency] of [['7', 'USD'], ['7.5', 'EUR'], ['1234567.89', 'USD'], ['500', 'JPY'], ['1234567', 'HUF'], ['0.01', 'GBP']]) {
     t.equal(amountIssue(value, currency as string), undefined, `${value} ${currency}`)
   }
   t.equal(amountIssue('-1.00', 'USD', true), undefined, 'discounts may be negative')
@@ -20,6 +20,9 @@ t.test('amounts PayPal refuses', async (t) => {
   t.equal(amountIssue('500.00', 'JPY'), NO_DECIMALS_ISSUE, 'JPY has no decimals')
   t.equal(amountIssue('1.5', 'TWD'), NO_DECIMALS_ISSUE, 'TWD has no decimals')
   t.equal(amountIssue('abc', 'HUF'), AMOUNT_FORMAT_ISSUE, 'HUF garbage')
+  for (const [value, currency] of [['12345678', 'JPY'], ['123456789', 'HUF'], ['1234567890', 'TWD']]) {
+    t.equal(amountIssue(value, currency as string), AMOUNT_FORMAT_ISSUE, `${value} ${currency}: more than 7 digits, whatever the currency`)
+  }
 })
 
 t.test('normalisation and minor units', async (t) => {

@@ -56,9 +56,9 @@ t.test('the default port is 8089', async (t) => {
   t.equal(app.listeningOrigin, 'http://127.0.0.1:8089')
 })
 
-t.test('the paypal-simulator script listens and exits cleanly on SIGINT', async (t) => {
-  // `tsx scripts/paypal-simulator.ts` is what the npm script runs (npm itself does not relay signals).
-  const child = spawnUncovered('node_modules/.bin/tsx', ['scripts/paypal-simulator.ts'], {
+t.test('`paywire paypal-simulator` listens and exits cleanly on SIGINT', async (t) => {
+  // What `npm run paypal-simulator` runs (npm itself does not relay signals): the bin, from source.
+  const child = spawnUncovered('node_modules/.bin/tsx', ['--conditions=paywire-source', 'bin/paywire.ts', 'paypal-simulator'], {
     cwd: repositoryRoot,
     detached: true,
     env: { ...process.env, PAYPAL_SIMULATOR_PORT: '0', PAYPAL_SIMULATOR_CLIENT_SECRET: 'script-secret', PAYPAL_SIMULATOR_LOG_LEVEL: 'silent' },

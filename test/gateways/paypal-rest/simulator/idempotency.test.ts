@@ -79,6 +79,17 @@ t.test('refund replay', async (t) => {
   t.equal(app.simulator.sale(saleId)?.state, 'partially_refunded')
 })
 
+t.test('no body is a body too: a full refund retried without one is replayed', async (t) => {
+  const app = simulator(t)
+  const auth = await bearer(app)
+  const { saleId } = await paidPayment(app, auth)
+  const refund = async (): Promise<{ statusCode: number, json: () => any }> =>
+    await app.inject({ method: 'POST', url: `/v1/payments/sale/${saleId}/refund`, headers: { ...auth, 'paypal-request-id': 'full-1' } })
+  t.equal((await refund()).statusCode, 201)
+  t.equal((await refund()).statusCode, 200)
+  t.match(app.simulator.counters(), { refunds: 1, idempotentReplays: 1 })
+})
+
 t.test('a duplicate while the first call still runs is 409', async (t) => {
   const app = simulator(t)
   const auth = await bearer(app)

@@ -32,6 +32,19 @@ const CASES: Array<[string, unknown, Array<{ field: string, issue: string | RegE
   ['unknown currency', withTransaction({ amount: { total: '1', currency: 'XYZ' } }), [
     { field: 'transactions[0].amount.currency', issue: UNSUPPORTED_CURRENCY_ISSUE }
   ]],
+  ['KWD, a currency PayPal does not take', withTransaction({ amount: { total: '1.000', currency: 'KWD' } }), [
+    { field: 'transactions[0].amount.currency', issue: UNSUPPORTED_CURRENCY_ISSUE }
+  ]],
+  ['KRW, a currency PayPal does not take', withTransaction({ amount: { total: '1000', currency: 'KRW' } }), [
+    { field: 'transactions[0].amount.currency', issue: UNSUPPORTED_CURRENCY_ISSUE }
+  ]],
+  ['JPY total of 8 digits', withTransaction({ amount: { total: '12345678', currency: 'JPY' } }), [
+    { field: 'transactions[0].amount.total', issue: AMOUNT_FORMAT_ISSUE }
+  ]],
+  ['HUF detail of 10 digits', withTransaction({ amount: { total: '100', currency: 'HUF', details: { subtotal: '1234567890' } } }), [
+    { field: 'transactions[0].amount.details.subtotal', issue: AMOUNT_FORMAT_ISSUE },
+    { field: 'transactions[0].amount', issue: TOTAL_ISSUE }
+  ]],
   ['missing total', withTransaction({ amount: { currency: 'USD' } }), [{ field: 'transactions[0].amount.total', issue: 'Required field missing' }]],
   ['number total', withTransaction({ amount: { total: 7, currency: 'USD' } }), [{ field: 'transactions[0].amount.total', issue: AMOUNT_FORMAT_ISSUE }]],
   ['three decimals', withTransaction({ amount: usd('7.001') }), [{ field: 'transactions[0].amount.total', issue: AMOUNT_FORMAT_ISSUE }]],
@@ -67,6 +80,13 @@ const CASES: Array<[string, unknown, Array<{ field: string, issue: string | RegE
   ]],
   ['item_list not an object', withTransaction({ amount: usd('10'), item_list: 'x' }), [{ field: 'transactions[0].item_list', issue: 'Value is invalid.' }]],
   ['item_list without items', withTransaction({ amount: usd('10'), item_list: {} }), [{ field: 'transactions[0].item_list', issue: 'Value is invalid.' }]],
+  ['bad shipping address', withTransaction({
+    amount: usd('1'),
+    item_list: { items: [{ name: 'a', quantity: '1', price: '1', currency: 'USD' }], shipping_address: { line1: 'l', country_code: 'C2', phone: 5, postal_code: 1 } }
+  }), [
+    { field: 'transactions[0].item_list.shipping_address.phone', issue: 'Value is invalid.' },
+    { field: 'transactions[0].item_list.shipping_address.postal_code', issue: 'Value is invalid.' }
+  ]],
   ['over-long texts', paymentRequest({
     note_to_payer: 'n'.repeat(166),
     transactions: [{ amount: usd('1'), description: 'd'.repeat(128), custom: 5, note_to_payee: 'p'.repeat(256) }]
@@ -107,7 +127,10 @@ t.test('valid edge cases are accepted', async (t) => {
     withTransaction({
       amount: usd('9', { details: { subtotal: '10', shipping_discount: '-1' } }),
       item_list: { items: [{ name: 'a', quantity: '1', price: '12', currency: 'USD' }, { name: 'discount', quantity: '1', price: '-2', currency: 'USD' }] }
-    })
+    }),
+    withTransaction({ amount: { total: '9999999', currency: 'JPY' } }),
+    withTransaction({ amount: usd('1'), item_list: { shipping_address: { line1: 'Main St 1', country_code: 'US', state: 'CA' } } }),
+    withTransaction({ amount: usd('9999999.99') })
   ]
   for (const payload of accepted) {
     const response = await app.inject({ method: 'POST', url: '/v1/payments/payment', headers: auth, payload })

@@ -191,6 +191,23 @@ t.test('unexecuted payments expire', async (t) => {
   t.throws(() => app.simulator.approve(neverApproved.id), /The payment is expired/)
 })
 
+t.test('a payment never executed still reads created, before and after it expires, as at PayPal', async (t) => {
+  let now = Date.UTC(2024, 0, 1)
+  const app = simulator(t, { now: () => now, paymentTtlSeconds: 3600 })
+  const auth = await bearer(app)
+  const payment = await createPayment(app, auth)
+  const { payerId } = app.simulator.approve(payment.id)
+  const read = async (): Promise<string> => (await app.inject({ url: `/v1/payments/payment/${payment.id}`, headers: auth })).json().state
+  t.equal(await read(), 'created', 'approved by the buyer, not executed')
+  now += 3_600_000
+  t.equal(await read(), 'created', 'at the limit')
+  now += 1
+  t.equal(await read(), 'created', 'expired, yet still created')
+  t.equal((await execute(app, auth, payment.id, payerId)).json().name, 'PAYMENT_EXPIRED')
+  t.equal(await read(), 'created', 'a refused execute changes nothing')
+  t.equal(app.simulator.payment(payment.id)?.state, 'created')
+})
+
 t.test('an invoice number already paid is DUPLICATE_TRANSACTION', async (t) => {
   const app = simulator(t)
   const auth = await bearer(app)

@@ -194,14 +194,14 @@ t.test('the "core" factory is always registered', async (t) => {
   const paywire = new PaywireBuilder().addGateway('bare', { factory: 'core' }).getPaywire()
   t.teardown(() => paywire.close())
   t.same(paywire.getGatewayFactoryNames(), ['core'])
-  t.equal(paywire.getGateway('bare').actions.length, 8)
+  t.equal(paywire.getGateway('bare').actions.length, 9)
 })
 
 t.test('setContainer(): gateways are built in scopes of the application\'s container, which close() leaves open', async (t) => {
   for (const given of [ServiceContainer.create(), createContainer()]) {
     const application = given instanceof ServiceContainer ? given : ServiceContainer.of(given)
     const disposed: string[] = []
-    application.register({ 'app.resource': autowire(Date).disposer(() => { disposed.push('app') }) })
+    application.register({ 'app.resource': autowire(class Resource {}).disposer(() => { disposed.push('app') }) })
     application.get('app.resource')
     const factory = new AcmeGatewayFactory()
     const paywire = new PaywireBuilder().setContainer(given).addGatewayFactory('acme', factory).addGateway('main', { factory: 'acme', api_key: 'k' }).getPaywire()

@@ -1,7 +1,7 @@
 import t from 'tap'
 import {
   ArrayObject, AuthorizePaymentAction, Capture, CapturePaymentAction, CoreGatewayFactory, EndlessCycleDetectorExtension,
-  ExecuteSameRequestWithModelDetailsAction, GetCurrency, GetCurrencyAction, GetHttpRequestAction, GetToken, GetTokenAction,
+  CheckpointAction, ExecuteSameRequestWithModelDetailsAction, GetCurrency, GetCurrencyAction, GetHttpRequestAction, GetToken, GetTokenAction,
   MemoryTokenStorage, PayoutPayoutAction, RenderTemplate, RenderTemplateAction, ServiceContainer, Token, TokenStorage, autowire, get,
   isContainerGatewayFactory, serviceId, type ActionEntry, type ContainerConfiguration, type Context, type ExtensionEntry
 } from '../../../../plugins/core/engine/index.ts'
@@ -23,6 +23,7 @@ class AcmeApi {
 }
 
 class AcmeCaptureAction {
+  static readonly inject = ['api']
   readonly api: AcmeApi
   constructor (api: AcmeApi) {
     this.api = api
@@ -68,7 +69,7 @@ class AcmeGatewayFactory extends CoreGatewayFactory {
 
 const CORE_ACTIONS = [
   GetHttpRequestAction, CapturePaymentAction, AuthorizePaymentAction, PayoutPayoutAction,
-  ExecuteSameRequestWithModelDetailsAction, RenderTemplateAction, GetCurrencyAction, GetTokenAction
+  ExecuteSameRequestWithModelDetailsAction, RenderTemplateAction, GetCurrencyAction, GetTokenAction, CheckpointAction
 ]
 
 t.test('the core factory lists the core action classes in order and the endless cycle detector', async (t) => {
@@ -144,6 +145,7 @@ t.test('action classes not registered in configureContainer() are autowired', as
     execute (): void {}
   }
   class NeedsSomething {
+    static readonly inject = ['dependency']
     readonly dependency: unknown
     constructor (dependency: unknown) { this.dependency = dependency }
     supports (): boolean { return false }

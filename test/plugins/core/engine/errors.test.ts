@@ -15,7 +15,8 @@ t.test('every error is a coded Error whose code is its export name', async (t) =
 t.test('caller mistakes are 4xx, misconfiguration 5xx', async (t) => {
   t.equal(new errorCodes.PAYWIRE_ERR_INVALID_AMOUNT('x').statusCode, 400)
   t.equal(new errorCodes.PAYWIRE_ERR_TOKEN_NOT_FOUND().statusCode, 404)
-  t.equal(new errorCodes.PAYWIRE_ERR_TOKEN_IN_USE().statusCode, 409)
+  t.equal(new errorCodes.PAYWIRE_ERR_PAYMENT_BUSY().statusCode, 409)
+  t.equal(new errorCodes.PAYWIRE_ERR_STORAGE_UNAVAILABLE('Redis').statusCode, 503)
   t.equal(new errorCodes.PAYWIRE_ERR_SERVICE_NOT_FOUND('a', '', '').statusCode, 500)
 })
 

@@ -121,8 +121,11 @@ t.test('unknown gateways and factories are coded errors listing what is register
   t.throws(() => gateways.getGateway('cash'), { message: 'Gateway "cash" is not registered. Registered gateways: main, paypal.' })
   t.throws(() => gateways.getGateway('paypal'), {
     code: 'PAYWIRE_ERR_UNKNOWN_GATEWAY_FACTORY',
-    message: 'Gateway factory "paypal" (used by gateway "paypal") is not registered. Registered factories: acme.'
+    message: 'Gateway factory "paypal" (used by gateway "paypal") is not registered. Registered factories: acme. Register the factory (its gateway plugin, or addGatewayFactory()) before the gateway is built.'
   })
+  gateways.addGateway('typo', { factory: 'Acm' })
+  t.throws(() => gateways.getGateway('typo'), { message: /^Gateway factory "Acm" \(used by gateway "typo"\) is not registered\. Did you mean acme\? Registered factories: acme\./ },
+    'a misspelt factory name gets the nearest registered one')
   t.throws(() => gateways.getGatewayFactory('paypal'), { code: 'PAYWIRE_ERR_UNKNOWN_GATEWAY_FACTORY', message: /Registered factories: acme\./ })
   t.throws(() => new GatewayRegistry({ container: ServiceContainer.create(), extensions: [] }).addGateway('x', { factory: 'y' }).getGateway('x'),
     { message: /Registered factories: none\./ })

@@ -1,9 +1,10 @@
 import t from 'tap'
 import {
-  Gateway, HttpClient, HttpRequestVerifier, MemoryStorage, Payment, PaywireBuilder, UndiciHttpClient,
+  Capture, Gateway, HttpClient, Sync, HttpRequestVerifier, MemoryStorage, Payment, PaywireBuilder, UndiciHttpClient,
   type HttpClientResponse, type HttpRequest
 } from '../../../../plugins/core/engine/index.ts'
 import { AcmeGatewayFactory } from '../../../helpers/acme-gateway.ts'
+import { FnAction } from '../../../helpers/engine.ts'
 
 class Invoice {
   id?: string
@@ -130,7 +131,7 @@ t.test('prepareCapture() stores the payment and its capture token together; the 
   t.match(await storage.find(payment.id as string), { number: 'ORDER-9', totalAmount: 500, currencyCode: 'JPY' })
   t.same(token.details, storage.identify(payment))
   t.equal(token.gatewayName, 'eu')
-  t.match(token.afterUrl, /^https:\/\/shop\.example\/done\?paywire_token=[\w-]{43}&lang=ja$/, 'the done URL keeps the after parameters')
+  t.match(token.afterUrl, /^https:\/\/shop\.example\/done\?paywire_token=[\w-]{51}&lang=ja$/, 'the done URL keeps the after parameters')
   const done = await tokenStorage.find(new URL(token.afterUrl as string).searchParams.get('paywire_token') as string)
   t.equal(done?.targetUrl, token.afterUrl, 'the done token was stored with it')
 
@@ -162,7 +163,8 @@ t.test('prepareCapture() with a storage that gives ids only when saving: the pay
     find: (id: string) => memory.find(id),
     findMany: (ids: readonly string[]) => memory.findMany(ids),
     findBy: () => memory.findBy({}),
-    identify: (model: Invoice) => memory.identify(model)
+    identify: (model: Invoice) => memory.identify(model),
+    versionOf: (model: Invoice) => memory.versionOf(model)
   }
   const paywire = new PaywireBuilder()
     .setBaseUrl('https://shop.example')
@@ -179,4 +181,30 @@ t.test('prepareCapture() with a storage that gives ids only when saving: the pay
   t.same(order, ['invoice', 'tokens'])
   t.equal(token.details?.id, invoice.id)
   t.equal(token.details?.modelName, 'Invoice')
+})
+
+t.test('executeExclusive() runs a request on a stored payment by gateway name, as its only writer', async (t) => {
+  const { paywire } = build()
+  t.teardown(() => paywire.close())
+  const storage = paywire.getStorage(Payment)
+  const payment = Object.assign(storage.create(), { number: 'EX-1', totalAmount: 100, currencyCode: 'EUR' })
+  await storage.update(payment)
+  paywire.getGateway('eu').addAction(new FnAction(Capture, (request) => { (request.model as Payment).description = 'captured' }), true)
+  paywire.getGateway('eu').addAction(new FnAction(Sync), true)
+  const result = await paywire.executeExclusive('eu', payment, (target) => new Capture(target))
+  t.equal(result.changed, true)
+  t.equal((await storage.find(payment.id as string))?.description, 'captured')
+  const read = await paywire.executeExclusive(paywire.getGateway('eu'), payment, (target) => new Sync(target))
+  t.equal(read.changed, false, 'a status read changes nothing')
+  t.equal(read.request.firstModel instanceof Payment, true)
+  t.equal(paywire.getExclusiveExecutor().claimTtlMs, 30_000)
+})
+
+t.test('the claim lifetime is configurable, and refused when it is not a sensible number of milliseconds', async (t) => {
+  const paywire = new PaywireBuilder().setClaimTtlMs(5000).getPaywire()
+  t.teardown(() => paywire.close())
+  t.equal(paywire.getExclusiveExecutor().claimTtlMs, 5000)
+  for (const bad of [0, 29, 1.5, Number.NaN]) {
+    t.throws(() => new PaywireBuilder().setClaimTtlMs(bad), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /claimTtlMs/ }, String(bad))
+  }
 })

@@ -1,110 +1,100 @@
-import { runInThisContext } from 'node:vm'
 import t from 'tap'
-import { constructorParameters, type Parameter } from '../../../../../plugins/core/engine/di/parameters.ts'
+import { constructorParameters } from '../../../../../plugins/core/engine/di/parameters.ts'
+import { ServiceContainer, autowire, serviceId } from '../../../../../plugins/core/engine/index.ts'
 
-/** A class from source kept exactly as written (tsx would strip comments from classes in this file). */
-function fromSource (source: string): Function {
-  return runInThisContext(`(${source})`) as Function
-}
-
-function names (parameters: Parameter[]): Array<string | undefined> {
-  return parameters.map((parameter) => parameter.name)
-}
-
-t.test('plain parameters, in order (a TypeScript class as tsx runs it)', async (t) => {
+t.test('a declared list gives the names in order; parameters before the first default are required', async (t) => {
   class Api {
-    readonly clientId: string
-    readonly secret: string
-    constructor (clientId: string, secret: string) {
-      this.clientId = clientId
-      this.secret = secret
-    }
+    static readonly inject = ['clientId', 'secret', 'sandbox', '...extra']
+    readonly values: unknown[]
+    constructor (clientId: string, secret: string, sandbox = true, ...extra: unknown[]) { this.values = [clientId, secret, sandbox, extra] }
   }
-  t.same(constructorParameters(Api), [
-    { name: 'clientId', hasDefault: false, rest: false },
-    { name: 'secret', hasDefault: false, rest: false }
-  ])
+  t.same(constructorParameters(Api), {
+    declared: true,
+    parameters: [
+      { name: 'clientId', required: true, rest: false },
+      { name: 'secret', required: true, rest: false },
+      { name: 'sandbox', required: false, rest: false },
+      { name: 'extra', required: false, rest: true }
+    ]
+  })
+  t.equal(constructorParameters(Api), constructorParameters(Api), 'read once per class')
 })
 
-t.test('defaults, destructuring and rest parameters', async (t) => {
-  const Target = fromSource(`class Target {
-    constructor (plain, limit = 100, options = { retries: (1, 2), list: [1, 2] }, { api, logger }, [first, second] = [], { nested = 1 }, { tricky = '}' } = {}, ...rest) {}
-  }`)
-  t.same(constructorParameters(Target), [
-    { name: 'plain', hasDefault: false, rest: false },
-    { name: 'limit', hasDefault: true, rest: false },
-    { name: 'options', hasDefault: true, rest: false },
-    { name: undefined, hasDefault: false, rest: false },
-    { name: undefined, hasDefault: true, rest: false },
-    { name: undefined, hasDefault: false, rest: false },
-    { name: undefined, hasDefault: true, rest: false },
-    { name: 'rest', hasDefault: false, rest: true }
-  ])
+t.test('without a declaration: as many unnamed required parameters as Function.length says', async (t) => {
+  class Positional {
+    readonly values: unknown[]
+    constructor (a: unknown, b: unknown, c = 1) { this.values = [a, b, c] }
+  }
+  t.same(constructorParameters(Positional), {
+    declared: false,
+    parameters: [{ name: undefined, required: true, rest: false }, { name: undefined, required: true, rest: false }]
+  })
+  t.same(constructorParameters(class Bare {}), { declared: false, parameters: [] })
 })
 
-t.test('a class without its own constructor has its parent\'s parameters; no constructor at all means none', async (t) => {
-  const classes = runInThisContext(`(() => {
-    class Parent { constructor (api, logger) {} }
-    class Child extends Parent {}
-    class GrandChild extends Child { extra = 1 }
-    class Own extends Parent { constructor (only) { super(only) } }
-    class Bare {}
-    return { Child, GrandChild, Own, Bare, Anonymous: class extends Bare {} }
-  })()`) as Record<string, Function>
-  t.same(names(constructorParameters(classes.Child as Function)), ['api', 'logger'])
-  t.same(names(constructorParameters(classes.GrandChild as Function)), ['api', 'logger'])
-  t.same(names(constructorParameters(classes.Own as Function)), ['only'])
-  t.same(constructorParameters(classes.Bare as Function), [])
-  t.same(constructorParameters(classes.Anonymous as Function), [])
+t.test('a subclass inherits its parent\'s list; one whose constructor takes more declares its own', async (t) => {
+  class Parent {
+    static readonly inject = ['api', 'logger']
+    readonly values: unknown[]
+    constructor (api: unknown, logger: unknown) { this.values = [api, logger] }
+  }
+  class Child extends Parent {}
+  class Own extends Parent {
+    static override readonly inject = ['api', 'logger', 'extra']
+    constructor (api: unknown, logger: unknown, extra: unknown) { super(api, logger); this.values.push(extra) }
+  }
+  class Forgetful extends Parent {
+    constructor (api: unknown, logger: unknown, extra: unknown) { super(api, logger); this.values.push(extra) }
+  }
+  t.same(constructorParameters(Child).parameters.map((parameter) => [parameter.name, parameter.required]), [['api', true], ['logger', true]])
+  t.same(constructorParameters(Own).parameters.map((parameter) => parameter.name), ['api', 'logger', 'extra'])
+  t.throws(() => constructorParameters(Forgetful), {
+    code: 'PAYWIRE_ERR_INVALID_DEFINITION',
+    message: 'Invalid container definition for Forgetful: static inject names 2 constructor parameter(s) (inherited from Parent: a subclass whose constructor differs declares its own), but the constructor takes at least 3: list every parameter, in order.'
+  })
+  class Short {
+    static readonly inject = ['api']
+    readonly values: unknown[]
+    constructor (api: unknown, logger: unknown) { this.values = [api, logger] }
+  }
+  t.throws(() => constructorParameters(Short), { message: /^Invalid container definition for Short: static inject names 1 constructor parameter\(s\), but the constructor takes at least 2/ })
+  const Anonymous = (() => class { static readonly inject = ['api'] })()
+  class FromAnonymous extends Anonymous {
+    readonly values: unknown[]
+    constructor (api: unknown, logger: unknown) { super(); this.values = [api, logger] }
+  }
+  t.throws(() => constructorParameters(FromAnonymous), { message: /\(inherited from its parent: a subclass whose constructor differs declares its own\)/ })
 })
 
-t.test('comments and strings in and around the constructor do not confuse the reader', async (t) => {
-  const Target = fromSource(`class Target {
-    label = 'constructor (wrong, one) { }'
-    static describe () { return "constructor (also, wrong) {" + \`{\${'}'}\` }
-    // constructor (commented, out)
-    /* constructor (block, comment) */
-    constructorLike (not, it) {}
-    constructor (/* the API client */ api, logger /* = optional? no */, // trailing comment
-      name = 'a,b)', fallback = "c\\"d" /* done */) {
-      const body = { constructor: 1 }
-    }
-  }`)
-  t.same(constructorParameters(Target), [
-    { name: 'api', hasDefault: false, rest: false },
-    { name: 'logger', hasDefault: false, rest: false },
-    { name: 'name', hasDefault: true, rest: false },
-    { name: 'fallback', hasDefault: true, rest: false }
-  ])
-  t.same(constructorParameters(fromSource('class Empty { constructor (/* nothing */) {} }')), [])
-  t.same(names(constructorParameters(fromSource('class Trailing { constructor (a, b,) {} }'))), ['a', 'b'])
-  t.same(names(constructorParameters(fromSource('class LineComment { constructor (a, b // the last one\n) {} }'))), ['a', 'b'])
+t.test('a malformed declaration is an invalid definition naming the class', async (t) => {
+  const declared = (inject: unknown): Function => {
+    const Target = class Target {}
+    Object.defineProperty(Target, 'inject', { value: inject })
+    return Target
+  }
+  for (const [inject, problem] of [
+    ['api', 'must be the list of constructor parameter names, in order (static inject = [\'api\'])'],
+    [['api', 42], 'holds 42, which is not a parameter name'],
+    [['api key'], 'holds "api key", which is not a parameter name'],
+    [['...rest', 'api'], 'declares the rest parameter ...rest before the last position'],
+    [['api', 'api'], 'names api twice'],
+    [[Symbol('api')], 'holds Symbol(api), which is not a parameter name']
+  ] as const) {
+    t.throws(() => constructorParameters(declared(inject)), { code: 'PAYWIRE_ERR_INVALID_DEFINITION', message: `Invalid container definition for Target: static inject ${problem}.` })
+  }
 })
 
-t.test('regular expressions with quotes, braces or slashes before the constructor do not confuse the reader', async (t) => {
-  const Target = fromSource(`class Target {
-    static quotes = /["'\`]/g
-    static braces = [/[{]/, /}/]
-    static slashes = /a\\/b[/]c/
-    ratio = 4 / 2 / 1
-    half = (this.ratio) / 2
-    static test (value) { if (!value) return /x{/.test(value); return typeof /'/ === 'object' }
-    static pick (kind) { switch (kind) { case /"/.source: return 1 } }
-    constructor (api, logger) {}
-  }`)
-  t.same(names(constructorParameters(Target)), ['api', 'logger'])
-  const Leading = fromSource(String.raw`function Leading (pattern = /[)(,]/, next) {}`)
-  t.same(constructorParameters(Leading), [
-    { name: 'pattern', hasDefault: true, rest: false },
-    { name: 'next', hasDefault: false, rest: false }
-  ])
-})
-
-t.test('plain functions used as constructors', async (t) => {
-  const Legacy = fromSource('function Legacy (api, sandbox = true) { this.api = api }')
-  t.same(constructorParameters(Legacy), [
-    { name: 'api', hasDefault: false, rest: false },
-    { name: 'sandbox', hasDefault: true, rest: false }
-  ])
-  t.same(constructorParameters(Legacy.bind(null)), [], 'native code has no readable parameters')
+t.test('nothing depends on the classes\' source text', async (t) => {
+  class Action {
+    static readonly inject = ['api']
+    readonly api: unknown
+    constructor (api: unknown) { this.api = api }
+  }
+  const toString = Function.prototype.toString
+  // eslint-disable-next-line no-extend-native -- restores the original
+  t.teardown(() => { Function.prototype.toString = toString })
+  // eslint-disable-next-line no-extend-native -- replaced for this test only, to prove nothing reads the source text
+  Function.prototype.toString = () => { throw new Error('source text read') }
+  const services = ServiceContainer.create().register({ [serviceId(Action)]: autowire(Action).constructorParameter('api', 'the api') })
+  t.equal(services.get(Action).api, 'the api')
 })

@@ -12,6 +12,7 @@ class Settings {
 }
 
 class Client {
+  static readonly inject = ['settings', 'label']
   readonly settings: Settings
   readonly label: string
   constructor (settings: Settings, label: string) {
@@ -169,6 +170,7 @@ t.test('circular dependencies name the cycle', async (t) => {
 
 t.test('an action whose API was not injected names the action and the parameter', async (t) => {
   class CaptureAction {
+    static readonly inject = ['api']
     readonly api: unknown
     constructor (api: unknown) { this.api = api }
     supports (): boolean { return true }
@@ -183,16 +185,18 @@ t.test('an action whose API was not injected names the action and the parameter'
 
 t.test('any other constructor parameter without a value names the class and the parameter', async (t) => {
   class Notifier {
+    static readonly inject = ['mailer', '...rest']
     readonly mailer: unknown
     constructor (mailer: unknown, ..._rest: unknown[]) { this.mailer = mailer }
   }
   t.throws(() => ServiceContainer.create().register({ [serviceId(Notifier)]: autowire(Notifier) }).get(Notifier), {
     code: 'PAYWIRE_ERR_CONSTRUCTOR_PARAMETER_UNRESOLVED',
-    message: /^Cannot build Notifier: constructor parameter "mailer" has no value\. Wire it with constructorParameter\('mailer', get\(<id>\)\)/
+    message: 'Cannot build Notifier: constructor parameter "mailer" has no value. Wire it with constructorParameter(\'mailer\', get(<id>)) or constructor(...) in its autowire() definition.'
   })
   t.doesNotThrow(() => ServiceContainer.create().register({ [serviceId(Notifier)]: autowire(Notifier).constructor(1) }).get(Notifier),
     'rest parameters are optional')
   class ApiHolder {
+    static readonly inject = ['api']
     readonly api: unknown
     constructor (api: unknown) { this.api = api }
   }
@@ -202,8 +206,31 @@ t.test('any other constructor parameter without a value names the class and the 
     readonly a: number
     constructor ({ a }: { a: number }) { this.a = a }
   }
-  t.throws(() => ServiceContainer.create().register({ [serviceId(Destructured)]: autowire(Destructured) }).get(Destructured),
-    { message: /constructor parameter "#1" has no value/ })
+  t.throws(() => ServiceContainer.create().register({ [serviceId(Destructured)]: autowire(Destructured) }).get(Destructured), {
+    code: 'PAYWIRE_ERR_CONSTRUCTOR_PARAMETER_UNRESOLVED',
+    message: 'Cannot build Destructured: constructor parameter #1 has no value. Pass it with constructor(...), or declare the constructor\'s parameter names (static inject = [\'name\', ...]) to wire it with constructorParameter(\'name\', get(<id>)).'
+  }, 'a class without declared names: the position')
+  class Undeclared {
+    readonly api: unknown
+    constructor (api: unknown) { this.api = api }
+    supports (): boolean { return true }
+    execute (): void {}
+  }
+  t.throws(() => ServiceContainer.create().register({ [serviceId(Undeclared)]: autowire(Undeclared) }).get(Undeclared),
+    { code: 'PAYWIRE_ERR_CONSTRUCTOR_PARAMETER_UNRESOLVED', message: /parameter #1 has no value/ }, 'an undeclared action\'s parameter has no name to hint with')
+})
+
+t.test('constructorParameter() on a class that does not declare its parameter names names the class and the name', async (t) => {
+  class Undeclared {
+    readonly api: unknown
+    constructor (api: unknown) { this.api = api }
+  }
+  t.throws(() => ServiceContainer.create().register({ [serviceId(Undeclared)]: autowire(Undeclared).constructorParameter('api', 1) }).get(Undeclared), {
+    code: 'PAYWIRE_ERR_CONSTRUCTOR_PARAMETERS_UNDECLARED',
+    message: 'constructorParameter(\'api\') cannot be mapped to a constructor parameter of Undeclared: the class does not declare its parameter names. Add static inject = [\'api\', ...] to Undeclared, listing every constructor parameter in order (compilers and minifiers rename parameters, so Paywire never reads them from the source), or pass the arguments by position with constructor(...).'
+  })
+  t.equal(ServiceContainer.create().register({ [serviceId(Undeclared)]: autowire(Undeclared).constructor(1) }).get(Undeclared).api, 1,
+    'positional wiring needs no declaration')
 })
 
 t.test('constructorParameter() with a name that is not a parameter is an invalid definition', async (t) => {
@@ -212,6 +239,7 @@ t.test('constructorParameter() with a name that is not a parameter is an invalid
     message: 'Invalid container definition for Client: constructorParameter(\'lable\') does not match a constructor parameter (parameters: settings, label).'
   })
   class Collector {
+    static readonly inject = ['...items']
     readonly items: unknown[]
     constructor (...items: unknown[]) { this.items = items }
   }
@@ -220,7 +248,9 @@ t.test('constructorParameter() with a name that is not a parameter is an invalid
     message: /Collector: constructorParameter\('items'\) names a rest parameter: pass its values with constructor\(\.\.\.\)\.$/
   }, 'a value for a rest parameter is never dropped silently')
   t.same(ServiceContainer.create().register({ [serviceId(Collector)]: autowire(Collector).constructor(1, get('two'), 3), two: 2 }).get(Collector).items, [1, 2, 3])
-  class NoParameters {}
+  class NoParameters {
+    static readonly inject = []
+  }
   t.throws(() => ServiceContainer.create().register({ [serviceId(NoParameters)]: autowire(NoParameters).constructorParameter('x', 1) }).get(NoParameters),
     { message: /\(parameters: none\)\.$/ })
 })

@@ -1,6 +1,7 @@
 import t from 'tap'
 import {
-  ArrayObject, Capture, Gateway, GetToken, HttpRedirect, Identity, Payment, StorageExtension, StorageRegistry, Sync, WriteBatch
+  ArrayObject, Capture, Checkpoint, CheckpointAction, Gateway, GetToken, HttpRedirect, Identity, MemoryStorageBackend, Payment,
+  StorageExtension, StorageRegistry, Sync, UnitOfWork
 } from '../../../../../plugins/core/engine/index.ts'
 import { CountingStorage, FnAction, FnGatewayAction, rejection } from '../../../../helpers/engine.ts'
 
@@ -141,19 +142,55 @@ t.test('a model loaded and left unchanged is not written back, so a read never u
   t.equal((await storage.find(payment.id as string))?.clientId, 'c-1')
 })
 
-t.test('with a write batch, the saves wait in the batch until its owner flushes it', async (t) => {
-  const { gateway, identity, storage, payment } = await setup()
+t.test('with a unit of work, the saves wait in the unit until its owner commits it', async (t) => {
+  const { gateway, identity, storage, storages, payment } = await setup()
   for (const action of nestedTouching()) gateway.addAction(action)
-  const writes = new WriteBatch()
-  await gateway.execute(new Capture(identity), { writes })
-  t.equal(storage.updates, 0, 'nothing written yet')
-  t.equal(writes.size, 1, 'one save for the one touched model')
-  t.equal((await storage.find(payment.id as string))?.description, '', 'the stored payment is unchanged until the flush')
-  await writes.flush()
-  t.equal(storage.updates, 1)
+  const backend = new MemoryStorageBackend()
+  const unitOf = () => new UnitOfWork({ backend, tokenStorage: backend.createTokenStorage() })
+  const unit = unitOf()
+  await gateway.execute(new Capture(identity), { unit })
+  t.equal(unit.pending, 1, 'one save for the one touched model')
+  t.equal((await storage.find(payment.id as string))?.description, '', 'the stored payment is unchanged until the commit')
+  await unit.commit()
+  t.equal(unit.written, 1)
   t.match(await storage.find(payment.id as string), { description: 'captured', clientId: 'client-7' })
 
-  const unchanged = new WriteBatch()
-  await gateway.execute(new Sync(identity), { writes: unchanged })
-  t.equal(unchanged.size, 0, 'a model nobody changed is not queued either')
+  const unchanged = unitOf()
+  await gateway.execute(new Sync(identity), { unit: unchanged })
+  t.equal(unchanged.pending, 0, 'a model nobody changed is not queued either')
+  t.ok(storages, 'the registry the extension saves through')
+})
+
+t.test('a Checkpoint stores what changed so far, once, and the end stores only what changed after it', async (t) => {
+  const { gateway, identity, storage, payment } = await setup()
+  const seen: Array<string | undefined> = []
+  gateway.addAction(new CheckpointAction())
+  gateway.addAction(new FnGatewayAction(Capture, async (request, gateway) => {
+    (request.model as Payment).description = 'request id stored'
+    await gateway.execute(new Checkpoint())
+    seen.push((await storage.find(payment.id as string))?.description)
+    await gateway.execute(new Checkpoint())
+    ;(request.model as Payment).clientId = 'after the call'
+  }))
+  await gateway.execute(new Capture(identity))
+  t.same(seen, ['request id stored'], 'stored before the action went on')
+  t.equal(storage.updates, 2, 'the checkpoint, a second checkpoint with nothing new, then the end')
+  t.match(await storage.find(payment.id as string), { description: 'request id stored', clientId: 'after the call' })
+})
+
+t.test('a Checkpoint that loses the compare-and-set fails the request before the provider call', async (t) => {
+  const { gateway, identity, storage, payment } = await setup()
+  let called = false
+  gateway.addAction(new CheckpointAction())
+  gateway.addAction(new FnGatewayAction(Capture, async (request, gateway) => {
+    const other = await storage.find(payment.id as string) as Payment
+    other.clientId = 'another writer'
+    await storage.update(other)
+    ;(request.model as Payment).description = 'stale'
+    await gateway.execute(new Checkpoint())
+    called = true
+  }))
+  await t.rejects(gateway.execute(new Capture(identity)), { code: 'PAYWIRE_ERR_CONCURRENT_UPDATE' })
+  t.notOk(called)
+  t.match(await storage.find(payment.id as string), { description: '', clientId: 'another writer' })
 })

@@ -50,7 +50,7 @@ t.test('per gateway: factory, style, deprecations in code order, errors; one fai
     {
       gateway: 'missing',
       style: undefined,
-      errors: [{ code: 'PAYWIRE_ERR_UNKNOWN_GATEWAY_FACTORY', message: 'Gateway factory "nowhere" (used by gateway "missing") is not registered. Registered factories: core, acme, modern, coded, plain, odd.' }]
+      errors: [{ code: 'PAYWIRE_ERR_UNKNOWN_GATEWAY_FACTORY', message: 'Gateway factory "nowhere" (used by gateway "missing") is not registered. Registered factories: core, acme, modern, coded, plain, odd. Register the factory (its gateway plugin, or addGatewayFactory()) before the gateway is built.' }]
     }
   ])
 })

@@ -112,7 +112,7 @@ t.test('createConfig() gives every default, closures unresolved', async (t) => {
   t.same(keys.filter((key) => key.startsWith('paywire.action.')), [
     'paywire.action.get_http_request', 'paywire.action.capture_payment', 'paywire.action.authorize_payment',
     'paywire.action.payout_payout', 'paywire.action.execute_same_request_with_model_details',
-    'paywire.action.render_template', 'paywire.action.get_currency',
+    'paywire.action.render_template', 'paywire.action.get_currency', 'paywire.action.checkpoint',
     'paywire.action.capture', 'paywire.action.second'
   ], 'no get_token without a token storage, as in 1.x')
   t.same(keys.filter((key) => key.startsWith('paywire.extension.')), ['paywire.extension.endless_cycle_detector', 'paywire.extension.acme'])
@@ -131,7 +131,7 @@ t.test('create() builds the gateway: core actions, then the factory\'s, in key o
   ])
   t.same(actionNames(gateway.actions), [
     'GetHttpRequestAction', 'CapturePaymentAction', 'AuthorizePaymentAction', 'PayoutPayoutAction',
-    'ExecuteSameRequestWithModelDetailsAction', 'RenderTemplateAction', 'GetCurrencyAction', 'ApiCaptureAction', 'second'
+    'ExecuteSameRequestWithModelDetailsAction', 'RenderTemplateAction', 'GetCurrencyAction', 'CheckpointAction', 'ApiCaptureAction', 'second'
   ])
   t.equal(apiClosureCalls, 1)
   t.equal(gateway.apis.length, 1)

@@ -57,7 +57,7 @@ t.test('an after path may be a configured path name, a path or an absolute URL',
   t.match((await factory.createCaptureToken('cash', payment, 'done')).afterUrl, /^https:\/\/shop\.example\/payment\/done\?paywire_token=/)
   t.match((await factory.createCaptureToken('cash', payment, 'thanks')).afterUrl, /^https:\/\/shop\.example\/thanks\?paywire_token=/)
   t.match((await factory.createCaptureToken('cash', payment, 'https://other.example/r?x=1')).afterUrl,
-    /^https:\/\/other\.example\/r\?paywire_token=[\w-]{43}&x=1$/)
+    /^https:\/\/other\.example\/r\?paywire_token=[\w-]{51}&x=1$/)
   t.match((await factory.createCaptureToken('cash', payment, 'toString')).afterUrl, /^https:\/\/shop\.example\/toString\?/,
     'only configured names are names')
 })

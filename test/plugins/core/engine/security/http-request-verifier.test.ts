@@ -84,27 +84,28 @@ t.test('a Token passed directly is returned as is', async (t) => {
   t.equal(await verifier.verify(token), token)
 })
 
-t.test('with lockMs the token is claimed: a concurrent verify is refused until release() or invalidate()', async (t) => {
-  const { verifier, token } = await setup()
+t.test('verifyAndClaim() claims the token\'s payment: a concurrent claim is busy until the claim is released', async (t) => {
+  const { verifier, tokenStorage, token } = await setup()
   const request = { url: '/payment/capture', query: { paywire_token: token.hash } }
-  const claimed = await verifier.verify(request, { lockMs: 5000 })
-  t.same(claimed, token)
-  await t.rejects(verifier.verify(request, { lockMs: 5000 }), { code: 'PAYWIRE_ERR_TOKEN_IN_USE', statusCode: 409 })
-  const plain = await verifier.verify(request)
-  t.same(plain, token, 'a plain verify does not lock')
-  await verifier.release(plain)
-  await t.rejects(verifier.verify(request, { lockMs: 5000 }), { code: 'PAYWIRE_ERR_TOKEN_IN_USE' }, 'only the claimed token releases its lock')
-  await verifier.release(claimed)
-  const again = await verifier.verify(request, { lockMs: 5000 })
-  t.same(again, token)
-  t.equal(await verifier.invalidate(again), true)
-  t.equal(await verifier.invalidate(again), false)
-  await t.rejects(verifier.verify(request, { lockMs: 5000 }), { code: 'PAYWIRE_ERR_TOKEN_NOT_FOUND' })
+  const claimed = await verifier.verifyAndClaim(request, 5000)
+  t.same(claimed.token, token)
+  await t.rejects(verifier.verifyAndClaim(request, 5000), { code: 'PAYWIRE_ERR_PAYMENT_BUSY', statusCode: 409 })
+  t.same(await verifier.verify(request), token, 'a plain verify does not claim')
+  await tokenStorage.releaseClaim(claimed.claim)
+  const again = await verifier.verifyAndClaim(request, 5000)
+  await tokenStorage.releaseClaim(again.claim)
+  t.equal(await verifier.invalidate(again.token), true)
+  t.equal(await verifier.invalidate(again.token), false)
+  await t.rejects(verifier.verify(request), { code: 'PAYWIRE_ERR_TOKEN_NOT_FOUND' })
+  await t.rejects(verifier.verifyAndClaim(request, 5000), { code: 'PAYWIRE_ERR_TOKEN_USED', statusCode: 410 })
 })
 
-t.test('a path mismatch releases the lock it took', async (t) => {
+t.test('a path mismatch releases the claim it took', async (t) => {
   const { verifier, token } = await setup()
   const query = { paywire_token: token.hash }
-  await t.rejects(verifier.verify({ url: '/elsewhere', query }, { lockMs: 5000 }), { code: 'PAYWIRE_ERR_TOKEN_PATH_MISMATCH' })
-  t.same(await verifier.verify({ url: '/payment/capture', query }, { lockMs: 5000 }), token)
+  await t.rejects(verifier.verifyAndClaim({ url: '/elsewhere', query }, 5000), { code: 'PAYWIRE_ERR_TOKEN_PATH_MISMATCH' })
+  const claimed = await verifier.verifyAndClaim({ url: '/payment/capture', query }, 5000)
+  t.same(claimed.token, token)
+  await t.rejects(verifier.verify({ url: '/elsewhere', query }), { code: 'PAYWIRE_ERR_TOKEN_PATH_MISMATCH' })
+  await t.rejects(verifier.verifyAndClaim({ url: '/payment/capture', query: {} }, 5000), { code: 'PAYWIRE_ERR_TOKEN_PARAMETER_MISSING' })
 })

@@ -1,6 +1,6 @@
 import t from 'tap'
 import {
-  Identity, MemoryStorage, MemoryTokenStorage, Payment, StorageRegistry, TOKEN_PARAMETER, TOKEN_PLACEHOLDER, Token, TokenFactory,
+  Identity, MemoryStorage, affinityTag, MemoryTokenStorage, Payment, StorageRegistry, TOKEN_PARAMETER, TOKEN_PLACEHOLDER, Token, TokenFactory,
   type BaseUrl
 } from '../../../../../plugins/core/engine/index.ts'
 
@@ -29,15 +29,19 @@ t.test('createToken() builds and stores a token pointing at the model through it
   t.same(await tokenStorage.find(token.hash), token)
 })
 
-t.test('hashes are 43-character base64url strings, unique per token', async (t) => {
+t.test('hashes are the model\'s 8-character affinity tag and 43 random base64url characters, unique per token', async (t) => {
   const { factory, payment } = await setup('https://shop.example')
+  const tag = affinityTag('Payment', payment.id as string)
   const hashes = new Set<string>()
   for (let i = 0; i < 50; i++) {
     const token = factory.buildToken({ gatewayName: 'cash', model: payment, targetPath: 'capture' })
-    t.match(token.hash, /^[A-Za-z0-9_-]{43}$/)
+    t.match(token.hash, /^[A-Za-z0-9_-]{51}$/)
+    t.equal(token.hash.slice(0, 8), tag, 'every token of a payment starts with its tag')
     hashes.add(token.hash)
   }
   t.equal(hashes.size, 50)
+  t.match(factory.buildToken({ gatewayName: 'cash', model: null, targetPath: 'notify' }).hash, /^[A-Za-z0-9_-]{43}$/, 'a token without a model has no tag')
+  t.not(affinityTag('Payment', 'other-id'), tag)
 })
 
 t.test('details: an Identity is kept, null stays null, an unsaved or unregistered model is an error', async (t) => {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { DEFAULT_TOKEN_TTL_SECONDS, MemoryTokenStorage, Token, TokenStorage, tokenTtlSeconds } from '../../../../../plugins/core/engine/index.ts'
+import { DEFAULT_TOKEN_TTL_SECONDS, Identity, MemoryTokenStorage, Token, TokenStorage, tokenTtlSeconds } from '../../../../../plugins/core/engine/index.ts'
 
 t.test('lifetimes: given ones first, then the defaults by kind, else an hour', async (t) => {
   t.same(DEFAULT_TOKEN_TTL_SECONDS, { capture: 3600, authorize: 3600, payout: 3600, refund: 86_400, cancel: 86_400, sync: 86_400, after: 86_400, notify: 0 })
@@ -10,16 +10,19 @@ t.test('lifetimes: given ones first, then the defaults by kind, else an hour', a
   t.equal(tokenTtlSeconds('something-else', { 'something-else': 5 }), 5)
 })
 
-t.test('claim() finds and locks a token; a second claim while held is PAYWIRE_ERR_TOKEN_IN_USE', async (t) => {
+t.test('claim() finds a token and claims its payment; a used token tells where its result is', async (t) => {
   const storage: TokenStorage = new MemoryTokenStorage()
   const token = new Token()
+  token.details = new Identity('p-1', 'Payment')
+  token.afterUrl = 'https://shop.example/done'
   await storage.save([token])
-  const claim = await storage.claim(token.hash, 1000)
-  t.same(claim?.token, token)
-  t.type(claim?.lockId, 'string')
-  await t.rejects(storage.claim(token.hash, 1000), { code: 'PAYWIRE_ERR_TOKEN_IN_USE', statusCode: 409 })
-  await storage.unlock(token.hash, claim?.lockId as string)
-  t.same((await storage.claim(token.hash, 1000))?.token, token)
+  const claimed = await storage.claim(token.hash, 1000)
+  t.same(claimed?.token, token)
+  t.same(claimed?.claim.key, 'Payment:p-1', 'the claim is on the payment, not on the token')
+  await t.rejects(storage.claimModel(new Identity('p-1', 'Payment'), 1000), { code: 'PAYWIRE_ERR_PAYMENT_BUSY', statusCode: 409 })
+  await storage.releaseClaim(claimed!.claim)
+  await storage.invalidate(token.hash)
+  await t.rejects(storage.claim(token.hash, 1000), { code: 'PAYWIRE_ERR_TOKEN_USED', afterUrl: 'https://shop.example/done' })
   t.equal(await storage.claim('unknown', 1000), null)
-  t.type(await storage.lock('unknown', 1000), 'string', 'claiming an unknown token took no lock')
+  t.type(await storage.acquireClaim('token:unknown', 1000), 'string', 'claiming an unknown token took no claim')
 })

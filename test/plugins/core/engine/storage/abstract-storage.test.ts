@@ -1,35 +1,32 @@
 import t from 'tap'
 import {
   AbstractStorage, Identity, MemoryStorage, Payment, PayoutModel, Token, defaultCodec, matchesCriteria, valueAt,
-  type Criteria, type FindByOptions
+  type Criteria, type FindByOptions, type StagedWrite, type StoredRecord
 } from '../../../../../plugins/core/engine/index.ts'
 
 /** A storage over a Map that records every write and can be told to fail the next one. */
 class RecordingStorage<T extends object> extends AbstractStorage<T> {
   readonly records = new Map<string, Record<string, unknown>>()
-  readonly writes: Array<{ id: string, isNew: boolean }> = []
+  readonly writes: Array<{ id: string, expectedVersion: number }> = []
   failNextWrite = false
 
-  protected async doUpdate (id: string, record: Record<string, unknown>, isNew: boolean): Promise<void> {
+  protected async doWrite (write: StagedWrite): Promise<void> {
     if (this.failNextWrite) {
       this.failNextWrite = false
       throw new Error('disk full')
     }
-    this.writes.push({ id, isNew })
-    this.records.set(id, structuredClone(record))
+    this.writes.push({ id: write.id, expectedVersion: write.expectedVersion })
+    if (write.record === null) this.records.delete(write.id)
+    else this.records.set(write.id, structuredClone(write.record))
   }
 
-  protected async doDelete (id: string): Promise<void> {
-    this.records.delete(id)
-  }
-
-  protected async doFind (id: string): Promise<Record<string, unknown> | null> {
+  protected async doFind (id: string): Promise<StoredRecord | null> {
     const record = this.records.get(id)
-    return record === undefined ? null : structuredClone(record)
+    return record === undefined ? null : { record: structuredClone(record), version: 1 }
   }
 
-  protected async doFindBy (criteria: Criteria, _options: FindByOptions): Promise<Record<string, unknown>[]> {
-    return [...this.records.values()].filter((record) => matchesCriteria(record, criteria))
+  protected async doFindBy (criteria: Criteria, _options: FindByOptions): Promise<StoredRecord[]> {
+    return [...this.records.values()].filter((record) => matchesCriteria(record, criteria)).map((record) => ({ record, version: 1 }))
   }
 }
 
@@ -58,7 +55,7 @@ t.test('update() gives an id on the first save only and keeps it stable', async 
   payment.description = 'changed'
   await storage.update(payment)
   t.equal(payment.id, id)
-  t.same(storage.writes, [{ id, isNew: true }, { id, isNew: false }])
+  t.same(storage.writes, [{ id, expectedVersion: 0 }, { id, expectedVersion: 1 }], 'new, then against the version it wrote')
   t.equal(storage.records.size, 1)
 
   const other = storage.create()
@@ -68,7 +65,7 @@ t.test('update() gives an id on the first save only and keeps it stable', async 
   const preset = Object.assign(storage.create(), { id: 'chosen-id' })
   await storage.update(preset)
   t.equal(preset.id, 'chosen-id')
-  t.same(storage.writes.at(-1), { id: 'chosen-id', isNew: false }, 'a model with an id is not new')
+  t.same(storage.writes.at(-1), { id: 'chosen-id', expectedVersion: 0 }, 'a model with an id the storage never read is written as new')
   const empty = Object.assign(storage.create(), { id: '' })
   await storage.update(empty)
   t.not(empty.id, '')
@@ -113,7 +110,7 @@ t.test('a failed first write leaves the model without an id or stamps', async (t
   t.equal(payment.createdAt, undefined)
   t.throws(() => storage.identify(payment), { code: 'PAYWIRE_ERR_MODEL_NOT_PERSISTED' })
   await storage.update(payment)
-  t.same(storage.writes, [{ id: payment.id, isNew: true }], 'the retry is still a first save')
+  t.same(storage.writes, [{ id: payment.id, expectedVersion: 0 }], 'the retry is still a first save')
 })
 
 t.test('update, delete and identify refuse models of another class with a coded error', async (t) => {

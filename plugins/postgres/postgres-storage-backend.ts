@@ -1,0 +1,95 @@
+import type { Pool } from 'pg'
+import {
+  StorageBackend, assertTokenTtls, errorCodes,
+  type CommitSet, type ModelClass, type Storage, type StorageOptions, type TokenStorage, type TokenTtls
+} from '../core/engine/index.ts'
+import { PostgresStorage, writePayload } from './postgres-storage.ts'
+import { PostgresTokenStorage } from './postgres-token-storage.ts'
+import { callCommit, quoted } from './sql.ts'
+
+export interface PostgresStorageBackendOptions {
+  /** The schema holding Paywire's tables (one per tenant if you like). Default "paywire". */
+  schema?: string
+  /** Token lifetimes by kind, in seconds. */
+  tokenTtl?: TokenTtls
+  /** How often expired tokens and claims are deleted, at most (ms). Default 60000. */
+  sweepIntervalMs?: number
+}
+
+/**
+ * Records, tokens and claims in one PostgreSQL schema. A request's commit (its writes, used
+ * tokens and claim release) is one call of the schema's commit function: one transaction,
+ * one round trip. With tokens elsewhere (Redis: the core plugin's tokenStorage option), the
+ * base class commits step by step, each write still a compare-and-set.
+ */
+export class PostgresStorageBackend extends StorageBackend {
+  readonly pool: Pool
+  readonly schema: string
+  readonly #tokenTtl: TokenTtls
+  readonly #sweepIntervalMs: number | undefined
+  readonly #commit: string
+  readonly #tokenStorages: PostgresTokenStorage[] = []
+
+  constructor (pool: Pool, options: PostgresStorageBackendOptions = {}) {
+    super()
+    this.pool = pool
+    this.schema = options.schema ?? 'paywire'
+    this.#tokenTtl = assertTokenTtls(options.tokenTtl ?? {}, 'tokenTtl')
+    this.#sweepIntervalMs = options.sweepIntervalMs
+    this.#commit = `SELECT ${quoted(this.schema)}.paywire_commit($1::jsonb) AS answer`
+  }
+
+  createTokenStorage (): TokenStorage {
+    const tokens = new PostgresTokenStorage(this.pool, { schema: this.schema, ttl: this.#tokenTtl, sweepIntervalMs: this.#sweepIntervalMs })
+    this.#tokenStorages.push(tokens)
+    return tokens
+  }
+
+  createStorage<T extends object> (Model: ModelClass<T>, options: StorageOptions<T> = {}): Storage<T> {
+    return new PostgresStorage(this.pool, Model, { ...options, schema: this.schema })
+  }
+
+  /**
+   * One transaction when every part lives in this schema. With tokens and claims elsewhere
+   * (Redis), the claim is checked there first, then every write in one transaction, then
+   * the tokens are used up and the claim released: the records still commit all or nothing.
+   */
+  override async commit (set: CommitSet, tokens: TokenStorage): Promise<void> {
+    const ownRecords = set.unstaged.length === 0 &&
+      set.writes.every((write) => write.storage instanceof PostgresStorage && this.#mine(write.storage.pool, write.storage.schema))
+    if (!ownRecords) return await super.commit(set, tokens)
+    const ownTokens = tokens instanceof PostgresTokenStorage && this.#mine(tokens.pool, tokens.schema)
+    if (!ownTokens) {
+      if (set.claim !== undefined && !await tokens.renewClaim(set.claim, set.claimTtlMs)) throw new errorCodes.PAYWIRE_ERR_CLAIM_LOST(set.claim.key)
+      if (set.writes.length > 0) await this.#apply(set, [])
+      for (const hash of set.invalidateTokens) await tokens.invalidate(hash)
+      if (set.claim !== undefined && set.releaseClaim) await tokens.releaseClaim(set.claim)
+      return
+    }
+    await this.#apply(set, [
+      `"tokens":${JSON.stringify(set.invalidateTokens)}`,
+      `"usedTtlMs":${tokens.usedTokenTtlMs}`,
+      ...(set.claim === undefined ? [] : [`"claim":${JSON.stringify({ key: set.claim.key, id: set.claim.id })}`, `"release":${set.releaseClaim}`])
+    ])
+  }
+
+  async #apply (set: CommitSet, parts: string[]): Promise<void> {
+    const writes = `"writes":[${set.writes.map((write) => writePayload(write.storage.modelName, write)).join(',')}]`
+    const payload = `{${[writes, ...(parts.length === 0 ? ['"tokens":[]'] : parts)].join(',')}}`
+    const verdict = await callCommit(this.pool, this.#commit, payload)
+    if (verdict === 'claim_lost') throw new errorCodes.PAYWIRE_ERR_CLAIM_LOST(set.claim?.key ?? '')
+    if (typeof verdict === 'number') {
+      const write = set.writes[verdict - 1]!
+      throw write.storage.conflict(write.id)
+    }
+  }
+
+  /** Waits for background token sweeps, so the pool can end. */
+  async settled (): Promise<void> {
+    await Promise.all(this.#tokenStorages.map((tokens) => tokens.settled()))
+  }
+
+  #mine (pool: Pool, schema: string): boolean {
+    return pool === this.pool && schema === this.schema
+  }
+}

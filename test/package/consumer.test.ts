@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto'
+import { once } from 'node:events'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { Redis } from 'ioredis'
+import t from 'tap'
+import { spawnUncovered } from '../helpers/child-process.ts'
+
+/*
+ * Paywire as a user gets it: `npm pack` (prepack builds dist/), the tarball installed into an
+ * application outside the repository, then a plain JavaScript shop run with plain node, the
+ * same shop in strict TypeScript compiled against the shipped .d.ts, a type test of misuse,
+ * and publint and arethetypeswrong on the tarball. One pack and one install serve them all.
+ * Runs on whatever node runs tap: .ci/run runs this file again on Node 24.
+ */
+t.setTimeout(600_000)
+t.comment(`consumer tests on Node ${process.version}`)
+
+/** A subtest's t (the last overload of t.test takes only the callback). */
+type Test = Parameters<Parameters<typeof t.test>[0]>[0]
+
+const root = join(import.meta.dirname, '../..')
+const fixtures = join(import.meta.dirname, 'fixtures/consumer')
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+const work = mkdtempSync(join(tmpdir(), 'paywire-consumer-'))
+t.teardown(() => rmSync(work, { recursive: true, force: true }))
+
+/** This environment without npm's per-run variables (npm_config_local_prefix would point the child npm at the repository). */
+function cleanEnv (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(process.env)) if (!/^npm_/i.test(name)) env[name] = value
+  return { ...env, ...extra }
+}
+
+/** Runs a command to completion (without tap's coverage hooks); rejects with its output when it fails. */
+async function run (command: string, args: string[], cwd: string): Promise<string> {
+  const child = spawnUncovered(command, args, { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
+  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+  const [code] = await once(child, 'close') as [number | null]
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output}`)
+  return output
+}
+
+function installedVersion (name: string): string {
+  return (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
+}
+
+// Pack: the files list is what npm publishes.
+const packed = JSON.parse((await run('npm', ['pack', '--json', '--pack-destination', work], root)).replace(/^[^[]*/, '')) as Array<{ filename: string, files: Array<{ path: string }> }>
+const tarball = join(work, packed[0]?.filename as string)
+const app = join(work, 'app')
+cpSync(fixtures, app, { recursive: true })
+writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+// The repository's own versions, so npm finds them in its cache: no registry round trip in CI.
+await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball,
+  ...['fastify', 'ioredis', 'typescript', '@types/node'].map((name) => `${name}@${installedVersion(name)}`)], app)
+
+t.test('the tarball holds the build and the documentation, nothing the repository only develops with', async (t) => {
+  const files = packed[0]?.files.map((file) => file.path) ?? []
+  const allowed = /^(dist\/.+\.(js|d\.ts|d\.ts\.map|html)|docs\/.+\.md|(plugins|gateways)\/.+\/README\.md|(README|MIGRATION|CHANGELOG|SECURITY)\.md|LICENSE|package\.json)$/
+  t.same(files.filter((file) => !allowed.test(file)), [])
+  for (const file of ['dist/plugins/core/index.js', 'dist/plugins/core/index.d.ts', 'dist/plugins/core/index.d.ts.map', 'dist/bin/paywire.js',
+    'dist/plugins/core/templates/done.html', 'dist/plugins/core/engine/templates/layout.html', 'LICENSE', 'CHANGELOG.md', 'SECURITY.md']) {
+    t.ok(files.includes(file), file)
+  }
+  t.notOk(files.some((file) => /(^|\/)(test|examples|\.ci)\//.test(file) || (file.endsWith('.ts') && !file.endsWith('.d.ts'))), 'no tests, examples, CI or sources')
+})
+
+/** Starts a shop (`node <file>` in the app), takes one payment prepare → capture → done over HTTP, stops it. */
+async function takeOnePayment (t: Test, file: string): Promise<void> {
+  const keyPrefix = `test:consumer:${randomUUID()}:`
+  const redis = new Redis(REDIS_URL)
+  t.teardown(async () => {
+    const keys = await redis.keys(`${keyPrefix}*`)
+    if (keys.length > 0) await redis.unlink(keys)
+    await redis.quit()
+  })
+  const child = spawnUncovered(process.execPath, [file], {
+    cwd: app, env: cleanEnv({ REDIS_URL, KEY_PREFIX: keyPrefix }), stdio: ['ignore', 'pipe', 'inherit']
+  })
+  t.teardown(() => { child.kill('SIGKILL') })
+  let origin = ''
+  for await (const line of createInterface({ input: child.stdout })) {
+    origin = /^listening (\S+)/.exec(line)?.[1] ?? ''
+    if (origin !== '') break
+  }
+  t.match(origin, /^http:\/\/127\.0\.0\.1:\d+$/, 'the shop listens')
+
+  const checkout = await fetch(`${origin}/checkout`, { method: 'POST', redirect: 'manual' })
+  t.equal(checkout.status, 302, 'prepare: the payment is stored, the buyer sent to its capture URL')
+  const captureUrl = checkout.headers.get('location') as string
+  t.match(captureUrl, `${origin}/payment/capture/`)
+  const capture = await fetch(captureUrl, { redirect: 'manual' })
+  t.equal(capture.status, 302, 'capture: the gateway ran, the buyer is sent to the done URL')
+  const doneUrl = capture.headers.get('location') as string
+  t.match(doneUrl, `${origin}/payment/done/`)
+  const done = await fetch(doneUrl, { headers: { accept: 'application/json' } })
+  t.equal(done.status, 200)
+  t.match(await done.json(), { status: 'captured', payment: { number: 'ORDER-42', totalAmount: 1999, currencyCode: 'EUR' } }, 'done: the payment is captured')
+  t.ok((await redis.keys(`${keyPrefix}*`)).length > 0, 'the payment lives in Redis')
+
+  child.kill('SIGTERM')
+  const [code] = await once(child, 'exit') as [number | null]
+  t.equal(code, 0, 'the shop closes cleanly')
+}
+
+t.test('a plain JavaScript ESM app, run with plain node, takes a payment', async (t) => {
+  await takeOnePayment(t, 'shop.mjs')
+})
+
+t.test('a strict TypeScript app type-checks against the shipped .d.ts (misuse refused) and takes a payment', async (t) => {
+  // tsc fails on a type error in the shop, in Paywire's declarations (skipLibCheck: false), and on
+  // any @ts-expect-error line of misuse.ts that compiles.
+  await t.resolves(run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], app))
+  await takeOnePayment(t, 'dist/shop.js')
+})
+
+t.test('publint and arethetypeswrong find nothing wrong with the tarball', async (t) => {
+  await t.resolves(run(join(root, 'node_modules/.bin/publint'), ['run', '--strict', tarball], work), 'publint, warnings included')
+  // ESM only: the node10 and require() resolutions are expected to fail.
+  await t.resolves(run(join(root, 'node_modules/.bin/attw'), ['--profile', 'esm-only', '--no-definitely-typed', '--format', 'table', tarball], work), 'arethetypeswrong')
+})
+
+t.test('the bin runs from the installed package: its usage, and the doctor on an application\'s setup', async (t) => {
+  const usage = await run(process.execPath, ['node_modules/.bin/paywire', '--help'], app)
+  t.match(usage, /^Usage: paywire <command>/)
+  t.match(usage, /doctor/)
+  t.match(usage, /paypal-simulator/)
+  const report = await run(process.execPath, ['node_modules/.bin/paywire', 'doctor', 'setup.mjs', '--strict'], app)
+  t.match(report, /^GATEWAY +FACTORY +STYLE +FINDING +FIX OR ERROR\ncash +offline +2\.0 +ok\n/)
+})
