@@ -1,7 +1,8 @@
-import { CoreGatewayFactory, type ActionEntry } from '../../plugins/core/engine/index.ts'
+import { CoreGatewayFactory, PaymentStateReader, factory, serviceId, type ActionEntry, type ContainerConfiguration } from '../../plugins/core/engine/index.ts'
 import { ConvertPaymentAction, ConvertPayoutAction } from './actions/convert-actions.ts'
 import { AuthorizeAction, CancelAction, CaptureAction, PayoutAction, RefundAction } from './actions/payment-actions.ts'
 import { StatusAction } from './actions/status-action.ts'
+import { OfflineStateReader } from './state-reader.ts'
 
 export const OFFLINE_FACTORY_NAME = 'offline'
 
@@ -10,6 +11,11 @@ export const OFFLINE_FACTORY_NAME = 'offline'
  * gateway for tests and demos: no options, no API, no network.
  */
 export class OfflineGatewayFactory extends CoreGatewayFactory {
+  override configureContainer (): ContainerConfiguration {
+    // Commits read statuses through it to stage payment events.
+    return { ...super.configureContainer(), [serviceId(PaymentStateReader)]: factory(() => new OfflineStateReader()) }
+  }
+
   override getActions (): ActionEntry[] {
     return [
       ...super.getActions(),

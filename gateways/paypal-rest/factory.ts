@@ -1,5 +1,5 @@
 import {
-  CoreGatewayFactory, ExclusiveExecutor, HttpClient, Logger, PaywireEvents, StatusTransitions, StorageRegistry, autowire, factory, get,
+  CoreGatewayFactory, ExclusiveExecutor, PaymentStateReader, HttpClient, Logger, PaywireEvents, StatusTransitions, StorageRegistry, autowire, factory, get,
   serviceId, type ActionEntry, type ContainerConfiguration
 } from '../../plugins/core/engine/index.ts'
 import { CancelAction } from './actions/cancel-action.ts'
@@ -12,6 +12,7 @@ import { SyncAction } from './actions/sync-action.ts'
 import { PaypalRestApi } from './api.ts'
 import { DEFAULT_WEBHOOK_MAX_AGE_SECONDS, PaypalRestConfig } from './config.ts'
 import { PaypalViews } from './views.ts'
+import { PaypalStateReader } from './state-reader.ts'
 import { PaypalWebhookVerifier } from './webhook-verifier.ts'
 
 export const PAYPAL_REST_FACTORY_NAME = 'paypal_rest'
@@ -62,6 +63,8 @@ export class PaypalRestGatewayFactory extends CoreGatewayFactory {
         webhookVerification: container.get('paypal_rest.webhook_verification'),
         webhookMaxAge: container.get('paypal_rest.webhook_max_age')
       })),
+      // Commits read statuses through it to stage payment events.
+      [serviceId(PaymentStateReader)]: factory(() => new PaypalStateReader()),
       [serviceId(PaypalRestApi)]: autowire(PaypalRestApi).constructor(get(PaypalRestConfig), get(HttpClient), get(Logger)),
       [serviceId(PaypalWebhookVerifier)]: autowire(PaypalWebhookVerifier)
         .constructor(get(PaypalRestConfig), get(PaypalRestApi), get(HttpClient)),

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { FastifyInstance } from 'fastify'
 import {
-  errorCodes, type GatewayOptions, type ModelClass, type PaywireBuilder, type Storage, type StorageBackend, type TokenStorage
+  errorCodes, type EventDeliveryOptions, type GatewayOptions, type ModelClass, type PaywireBuilder, type Storage, type StorageBackend, type TokenStorage
 } from './engine/index.ts'
 import { checkPagesOptions, type PagesOptions } from './pages.ts'
 import { refuseUnknownOptions } from './engine/suggest.ts'
@@ -22,7 +22,15 @@ export const PaywirePluginOptionsSchema = Type.Object({
   gateways: Type.Optional(Type.Record(GatewayName, GatewayOptionsSchema, { additionalProperties: false })),
   claimTtlMs: Type.Optional(Type.Integer({ minimum: 30 })),
   routes: Type.Optional(Type.Boolean()),
-  allowMemoryStorage: Type.Optional(Type.Boolean())
+  allowMemoryStorage: Type.Optional(Type.Boolean()),
+  events: Type.Optional(Type.Object({
+    maxAttempts: Type.Optional(Type.Integer({ minimum: 1 })),
+    retryBaseMs: Type.Optional(Type.Integer({ minimum: 0 })),
+    retryMaxMs: Type.Optional(Type.Integer({ minimum: 0 })),
+    pollIntervalMs: Type.Optional(Type.Integer({ minimum: 1 })),
+    leaseMs: Type.Optional(Type.Integer({ minimum: 1 })),
+    closeTimeoutMs: Type.Optional(Type.Integer({ minimum: 0 }))
+  }, { additionalProperties: false }))
 }, { additionalProperties: true })
 export type PaywirePluginJsonOptions = Static<typeof PaywirePluginOptionsSchema>
 
@@ -67,6 +75,8 @@ export interface PaywirePluginOptions {
    * Default false: boot fails with PAYWIRE_ERR_MEMORY_STORAGE_IN_PRODUCTION instead.
    */
   allowMemoryStorage?: boolean
+  /** How payment events are retried, polled and leased (docs/events.md). */
+  events?: EventDeliveryOptions
 }
 
 function fail (option: string, problem: string): never {
@@ -80,7 +90,7 @@ function hasMethods (value: unknown, methods: string[]): boolean {
 
 const OPTION_NAMES = [
   'baseUrl', 'trustRequestBaseUrl', 'prefix', 'gateways', 'configure', 'backend', 'tokenStorage', 'storages', 'claimTtlMs', 'routes', 'pages',
-  'allowMemoryStorage'
+  'allowMemoryStorage', 'events'
 ]
 
 /** Throws a coded error naming the first invalid option. */

@@ -101,6 +101,7 @@ const paywirePlugin: FastifyPluginAsync<PaywirePluginOptions> = async function p
     .addGlobalService(Logger, paywireLogger(app.log))
   if (options.backend !== undefined) builder.setStorageBackend(options.backend)
   if (options.claimTtlMs !== undefined) builder.setClaimTtlMs(options.claimTtlMs)
+  if (options.events !== undefined) builder.setEventDelivery(options.events)
   if (options.tokenStorage !== undefined) builder.setTokenStorage(options.tokenStorage)
   for (const [Model, storage] of options.storages ?? []) builder.addStorage(Model, storage)
   builder.addDefaultStorages()
@@ -114,6 +115,7 @@ const paywirePlugin: FastifyPluginAsync<PaywirePluginOptions> = async function p
   }
   app.decorate('paywire', paywire)
   app.addHook('onClose', async function paywireOnClose () {
+    // Stops the event poller and waits (bounded) for handlers in flight, then closes the rest.
     await paywire.close()
   })
   // Gateway plugins register their factories after this plugin; once every plugin is loaded,
@@ -121,6 +123,8 @@ const paywirePlugin: FastifyPluginAsync<PaywirePluginOptions> = async function p
   // credentials fail app.ready() with their coded error, not the first buyer's payment.
   app.addHook('onReady', async function paywireBuildGateways () {
     for (const name of paywire.getGatewayNames()) paywire.getGateway(name)
+    // Only now: handlers registered while the application loaded hear every event, old ones included.
+    paywire.events.start()
   })
 
   if (options.routes !== false) {

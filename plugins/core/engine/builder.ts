@@ -2,7 +2,8 @@ import type { AwilixContainer } from 'awilix'
 import { CoreGatewayFactory } from './core-gateway-factory.ts'
 import type { ServiceId } from './di/definitions.ts'
 import { ServiceContainer } from './di/service-container.ts'
-import { PaywireEvents } from './events.ts'
+import { PaywireEvents, eventDeliveryOptions, type EventDeliveryOptions } from './events/paywire-events.ts'
+import { describeWrites, PaymentStateReader } from './events/payment-events.ts'
 import { DEFAULT_CLAIM_TTL_MS, ExclusiveExecutor } from './exclusive-executor.ts'
 import { StorageExtension } from './extension/storage-extension.ts'
 import { Gateway } from './gateway.ts'
@@ -45,6 +46,7 @@ export class PaywireBuilder {
   #container: ServiceContainer | undefined
   #backend: StorageBackend = new MemoryStorageBackend()
   #claimTtlMs = DEFAULT_CLAIM_TTL_MS
+  #eventDelivery: EventDeliveryOptions = {}
 
   /**
    * Storages for Payment, Payout and DetailsRecord, and the token storage, from the storage
@@ -129,6 +131,12 @@ export class PaywireBuilder {
     return this
   }
 
+  /** How payment events are retried, polled and leased (see docs/events.md). */
+  setEventDelivery (options: EventDeliveryOptions): this {
+    this.#eventDelivery = eventDeliveryOptions(options)
+    return this
+  }
+
   /**
    * The origins the shop is reached at (https://shop.example), for checks such as where an
    * after URL may point. Default: the base URL's origin when it is a string, else none.
@@ -156,8 +164,25 @@ export class PaywireBuilder {
 
     const defaultHttpClient = this.#globalServices.has(HttpClient) ? undefined : new UndiciHttpClient()
     const logger = (this.#globalServices.get(Logger) ?? new NullLogger()) as Logger
-    const executor = new ExclusiveExecutor({ tokenStorage, backend: this.#backend, storages: this.#storages, logger, claimTtlMs: this.#claimTtlMs })
-    const events = new PaywireEvents(logger)
+    const events = new PaywireEvents(logger, { ...this.#eventDelivery, outbox: this.#backend.outbox })
+    // Gateways are built on first use, once the container below holds every service.
+    const gateways = new GatewayRegistry({
+      container,
+      extensions: [new StorageExtension(this.#storages)],
+      factoryDefaults: this.#factoryDefaults
+    })
+    const executor = new ExclusiveExecutor({
+      tokenStorage,
+      backend: this.#backend,
+      storages: this.#storages,
+      logger,
+      claimTtlMs: this.#claimTtlMs,
+      events: {
+        describe: (writes, gateway) => describeWrites(writes, gateways.nameOf(gateway),
+          (name) => gateways.serviceOf(name, PaymentStateReader)),
+        committed: () => { events.wake() }
+      }
+    })
     container.set(Logger, logger)
     container.set(ExclusiveExecutor, executor)
     container.set(PaywireEvents, events)
@@ -168,11 +193,6 @@ export class PaywireBuilder {
     container.set(StorageBackend, this.#backend)
     for (const [id, service] of this.#globalServices) container.set(id, service)
 
-    const gateways = new GatewayRegistry({
-      container,
-      extensions: [new StorageExtension(this.#storages)],
-      factoryDefaults: this.#factoryDefaults
-    })
     gateways.addGatewayFactory('core', new CoreGatewayFactory())
     for (const [name, factory] of this.#factories) gateways.addGatewayFactory(name, factory)
     for (const [name, options] of this.#gateways) gateways.addGateway(name, options)

@@ -4,10 +4,12 @@ import type { Logger } from './logger.ts'
 import { Identity } from './model/identity.ts'
 import { Token } from './model/token.ts'
 import type { Reply } from './reply/replies.ts'
+import type { StagedWrite } from './storage/abstract-storage.ts'
+import type { OutboxRecord } from './events/payment-events.ts'
 import type { Claim, TokenStorage } from './security/token-storage.ts'
 import type { StorageBackend } from './storage/storage-backend.ts'
 import type { StorageRegistry } from './storage/storage-registry.ts'
-import { UnitOfWork } from './unit-of-work.ts'
+import { UnitOfWork, type UnitOfWorkParts } from './unit-of-work.ts'
 
 /** How long a claim lasts unless renewed; it is renewed every third of it while the gateway runs. */
 export const DEFAULT_CLAIM_TTL_MS = 30_000
@@ -21,6 +23,11 @@ export interface ExclusiveExecutorParts {
   logger: Logger
   claimTtlMs?: number
   attempts?: number
+  /** Stages the events a commit's writes make (see UnitOfWorkParts.events); none without it. */
+  events?: {
+    describe: (writes: readonly StagedWrite[], gateway: Gateway) => OutboxRecord[]
+    committed: () => void
+  }
 }
 
 /** What the request acts on: a token (its model), a model's identity, or a stored model. */
@@ -82,7 +89,7 @@ export class ExclusiveExecutor {
     const heartbeat = new Heartbeat(tokenStorage, claim, this.claimTtlMs)
     try {
       for (let attempt = 1; ; attempt++) {
-        const unit = new UnitOfWork({ backend: this.#parts.backend, tokenStorage, claim, claimTtlMs: this.claimTtlMs })
+        const unit = new UnitOfWork({ backend: this.#parts.backend, tokenStorage, claim, claimTtlMs: this.claimTtlMs, events: this.#eventsOf(gateway) })
         heartbeat.unit = unit
         try {
           return await this.#attempt(gateway, subject, createRequest, unit, options)
@@ -97,6 +104,11 @@ export class ExclusiveExecutor {
     } finally {
       heartbeat.stop()
     }
+  }
+
+  #eventsOf (gateway: Gateway): UnitOfWorkParts['events'] {
+    const events = this.#parts.events
+    return events === undefined ? undefined : { describe: (writes) => events.describe(writes, gateway), committed: events.committed }
   }
 
   async #attempt<R> (gateway: Gateway, subject: Token | Identity, createRequest: (target: Token | Identity) => R,

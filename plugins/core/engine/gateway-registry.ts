@@ -70,6 +70,8 @@ export class GatewayRegistry {
   readonly #factories = new Map<string, FactoryEntry>()
   readonly #gateways = new Map<string, Gateway>()
   readonly #scopes: ServiceContainer[] = []
+  readonly #names = new WeakMap<Gateway, string>()
+  readonly #scopeOf = new Map<string, ServiceContainer>()
 
   constructor (options: GatewayRegistryOptions) {
     this.#container = options.container
@@ -80,6 +82,7 @@ export class GatewayRegistry {
   addGateway (name: string, options: GatewayOptions | Gateway): this {
     if (options instanceof Gateway) {
       this.#gateways.set(name, options)
+      this.#names.set(options, name)
       return this
     }
     this.#options.set(name, mergeGatewayOptions(name, this.#options.get(name), options))
@@ -104,6 +107,19 @@ export class GatewayRegistry {
 
   getGatewayNames (): string[] {
     return [...new Set([...this.#options.keys(), ...this.#gateways.keys()])]
+  }
+
+  /** The name a gateway built or added here is registered under. */
+  nameOf (gateway: Gateway): string | undefined {
+    return this.#names.get(gateway)
+  }
+
+  /** A service of a gateway's container (built on first use), or undefined when it has none. */
+  serviceOf<T> (name: string, id: abstract new (...args: any[]) => T): T | undefined {
+    if (!this.hasGateway(name)) return undefined
+    this.getGateway(name)
+    const scope = this.#scopeOf.get(name)
+    return scope?.has(id) === true ? scope.get(id) : undefined
   }
 
   getGatewayOptions (name: string): Readonly<GatewayOptions> | undefined {
@@ -150,6 +166,8 @@ export class GatewayRegistry {
     for (const extension of this.#extensions) gateway.addExtension(extension)
     this.#scopes.push(scope)
     this.#gateways.set(name, gateway)
+    this.#names.set(gateway, name)
+    this.#scopeOf.set(name, scope)
     return gateway
   }
 
@@ -171,6 +189,7 @@ export class GatewayRegistry {
     })
     for (const extension of this.#extensions) gateway.addExtension(extension)
     this.#gateways.set(name, gateway)
+    this.#names.set(gateway, name)
     return gateway
   }
 }

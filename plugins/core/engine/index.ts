@@ -13,7 +13,16 @@ export {
   type ExclusiveExecutorParts, type ExclusiveOptions, type ExclusiveResult, type ExclusiveTarget
 } from './exclusive-executor.ts'
 export { StatusTransitions, FORWARD_TRANSITIONS, type TransitionDecision, type TransitionTable } from './status-transitions.ts'
-export { PaywireEvents, type PaywireEventMap, type PaywireEventType, type UnmatchedNotification } from './events.ts'
+export {
+  PaywireEvents, eventDeliveryOptions,
+  type AnyPaywireEvent, type EventDeliveryOptions, type PaywireEventMap, type PaywireEventType, type UnmatchedMoneyEvent, type UnmatchedNotification
+} from './events/paywire-events.ts'
+export {
+  PaymentStateReader, classify, describeWrites, outboxRecord, partitionOf,
+  type OutboxRecord, type PaymentEvent, type PaymentEventType, type PaymentState, type ReaderLookup
+} from './events/payment-events.ts'
+export { DEAD_EVENTS_KEPT, type Outbox, type OutboxEntry, type OutboxLease, type Settlement } from './events/outbox.ts'
+export { MemoryOutbox } from './events/memory-outbox.ts'
 
 // What addGatewayFactory() accepts; the name GatewayFactory is the 1.x base class (legacy/).
 export { GatewayRegistry, type GatewayFactory as AnyGatewayFactory, type GatewayOptions } from './gateway-registry.ts'

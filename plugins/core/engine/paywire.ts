@@ -1,6 +1,6 @@
 import { inspect, type InspectOptions } from 'node:util'
 import type { ServiceContainer } from './di/service-container.ts'
-import type { PaywireEventMap, PaywireEventType, PaywireEvents } from './events.ts'
+import type { AnyPaywireEvent, PaywireEventMap, PaywireEventType, PaywireEvents } from './events/paywire-events.ts'
 import type { ExclusiveExecutor, ExclusiveOptions, ExclusiveResult, ExclusiveTarget } from './exclusive-executor.ts'
 import type { Identity } from './model/identity.ts'
 import { PAYWIRE_ERR_UNKNOWN_GATEWAY } from './errors.ts'
@@ -157,9 +157,28 @@ export class Paywire {
     return this.#parts.executor
   }
 
-  /** Subscribes to what gateways report (see PaywireEvents); returns the unsubscribe function. */
-  on<K extends PaywireEventType> (type: K, handler: (event: PaywireEventMap[K]) => void | Promise<void>): () => void {
-    return this.#parts.events.on(type, handler)
+  /**
+   * Subscribes to payment events ('payment.captured'…, 'money.unmatched', or '*' for all),
+   * delivered at least once from the outbox (docs/events.md); returns the unsubscribe function.
+   */
+  on<K extends PaywireEventType> (type: K, handler: (event: PaywireEventMap[K]) => void | Promise<void>): () => void
+  on (type: '*', handler: (event: AnyPaywireEvent) => void | Promise<void>): () => void
+  on (type: PaywireEventType | '*', handler: (event: any) => void | Promise<void>): () => void {
+    return this.#parts.events.on(type as PaywireEventType, handler)
+  }
+
+  /** Every event, whatever its type. */
+  onAny (handler: (event: AnyPaywireEvent) => void | Promise<void>): () => void {
+    return this.#parts.events.onAny(handler)
+  }
+
+  off (type: PaywireEventType | '*', handler: (event: any) => void | Promise<void>): void {
+    this.#parts.events.off(type, handler)
+  }
+
+  /** The dispatcher: start(), drain(), idle(), dead(), and the outbox it delivers from. */
+  get events (): PaywireEvents {
+    return this.#parts.events
   }
 
   getTokenFactory (): GenericTokenFactory {
@@ -181,6 +200,7 @@ export class Paywire {
 
   /** Disposes the gateway scopes, and the container when the builder created it. */
   async close (): Promise<void> {
+    await this.#parts.events.close()
     await this.#parts.gateways.close()
     if (this.#parts.ownsContainer) await this.container.dispose()
     await this.#parts.close()

@@ -1,4 +1,5 @@
 import { PAYWIRE_ERR_CLAIM_LOST } from './errors.ts'
+import type { OutboxRecord } from './events/payment-events.ts'
 import type { Claim, TokenStorage } from './security/token-storage.ts'
 import { AbstractStorage, type StagedWrite } from './storage/abstract-storage.ts'
 import type { UnstagedSave } from './storage/commit.ts'
@@ -11,6 +12,14 @@ export interface UnitOfWorkParts {
   /** The claim the request holds on its payment, if any. */
   claim?: Claim
   claimTtlMs?: number
+  /**
+   * Stages the events the writes make (status changes, refunds: see describeWrites) into
+   * the same commit, and hears when they are stored (to wake the dispatcher).
+   */
+  events?: {
+    describe: (writes: readonly StagedWrite[]) => OutboxRecord[]
+    committed: () => void
+  }
 }
 
 /**
@@ -102,14 +111,18 @@ export class UnitOfWork {
       staged.push([model, write])
     }
     if (staged.length === 0 && unstaged.length === 0 && this.#invalidate.length === 0 && (claim === undefined || !release)) return
+    const writes = staged.map(([, write]) => write)
+    const events = this.#parts.events?.describe(writes) ?? []
     await this.#parts.backend.commit({
-      writes: staged.map(([, write]) => write),
+      writes,
       unstaged,
       invalidateTokens: release ? this.#invalidate : [],
       claim,
       claimTtlMs: this.#parts.claimTtlMs ?? 0,
-      releaseClaim: release
+      releaseClaim: release,
+      events
     }, this.#parts.tokenStorage)
+    if (events.length > 0) this.#parts.events?.committed()
     for (const [model, write] of staged) (write.storage as AbstractStorage<object>).settle(model, write)
     this.#written += staged.length + unstaged.length
     this.#saves.clear()

@@ -47,6 +47,11 @@ export interface StagedWrite {
   readonly expectedVersion: number
   /** Fields the storage sets on the model once the write is stored (id, timestamps). */
   readonly stamps: Record<string, unknown>
+  /**
+   * The record as this model instance was read or last written (null: never stored), so
+   * the commit can tell what the write changes (a status, a refund) and stage its event.
+   */
+  readonly previous?: Record<string, unknown> | null
 }
 
 /*
@@ -56,6 +61,9 @@ export interface StagedWrite {
  * of storage fields.
  */
 const versions = new WeakMap<object, number>()
+// The JSON each instance was read or last written as: a string, because codecs may share
+// nested objects between the record and the model, which the request then changes.
+const reads = new WeakMap<object, string>()
 
 type Revivable<T> = ModelClass<T & object> & { fromJSON?: (json: any) => T }
 
@@ -124,7 +132,16 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
     if ('createdAt' in fields && (typeof fields.createdAt !== 'string' || fields.createdAt === '')) stamps.createdAt = now
     const record = { ...this.codec.toRecord(model), ...stamps }
     assertStorable(record, this.modelName)
-    return { storage: this as AbstractStorage<object>, id, record, json: JSON.stringify(record), expectedVersion: versions.get(model) ?? 0, stamps }
+    const read = reads.get(model)
+    return {
+      storage: this as AbstractStorage<object>,
+      id,
+      record,
+      json: JSON.stringify(record),
+      expectedVersion: versions.get(model) ?? 0,
+      stamps,
+      previous: read === undefined ? null : JSON.parse(read) as Record<string, unknown>
+    }
   }
 
   /** The delete delete() would make: a compare-and-set when this storage read the model. */
@@ -137,10 +154,12 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
   settle (model: T, write: StagedWrite): void {
     if (write.record === null) {
       versions.delete(model)
+      reads.delete(model)
       return
     }
     Object.assign(model as Record<string, unknown>, write.stamps)
     versions.set(model, Math.max(write.expectedVersion, 0) + 1)
+    if (write.json !== null) reads.set(model, write.json)
   }
 
   /** Sends one staged write on its own (the step-by-step commit of StorageBackend). */
@@ -192,8 +211,10 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
   }
 
   protected revive (stored: StoredRecord): T {
+    const json = JSON.stringify(stored.record)
     const model = this.codec.fromRecord(stored.record)
     versions.set(model, stored.version)
+    reads.set(model, json)
     return model
   }
 

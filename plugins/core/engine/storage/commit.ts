@@ -1,3 +1,4 @@
+import type { OutboxRecord } from '../events/payment-events.ts'
 import type { Claim } from '../security/token-storage.ts'
 import type { StagedWrite } from './abstract-storage.ts'
 import type { Storage } from './storage.ts'
@@ -24,4 +25,9 @@ export interface CommitSet {
   readonly claimTtlMs: number
   /** Release the claim with the commit (the request is done), or keep it (a checkpoint). */
   readonly releaseClaim: boolean
+  /**
+   * The events the writes make (a status change, a refund): stored in the outbox with the
+   * writes, all or nothing — the transactional outbox the event dispatcher delivers from.
+   */
+  readonly events?: readonly OutboxRecord[]
 }

@@ -1,4 +1,6 @@
 import { PAYWIRE_ERR_CLAIM_LOST } from '../errors.ts'
+import { MemoryOutbox } from '../events/memory-outbox.ts'
+import type { Outbox } from '../events/outbox.ts'
 import { MemoryTokenStorage, type MemoryTokenStorageOptions } from '../security/memory-token-storage.ts'
 import type { TokenStorage } from '../security/token-storage.ts'
 import { MemoryStorage } from './memory-storage.ts'
@@ -14,6 +16,8 @@ import type { ModelClass, Storage } from './storage.ts'
  * the service id under which gateway containers find the application's backend.
  */
 export abstract class StorageBackend {
+  #outbox: Outbox | undefined
+
   abstract createTokenStorage (): TokenStorage
   abstract createStorage<T extends object> (Model: ModelClass<T>, options?: StorageOptions<T>): Storage<T>
 
@@ -23,7 +27,9 @@ export abstract class StorageBackend {
    * (a Lua script, a transaction). This default, for storages of mixed origin, goes step by
    * step in the order that keeps money facts safe: the claim is checked, then every model
    * is written (each a compare-and-set), then tokens are used up and the claim released —
-   * so a failure leaves tokens usable and at worst some models written.
+   * so a failure leaves tokens usable and at worst some models written. The events go
+   * into the outbox right after the writes (a crash in between loses them: only the
+   * backends' own atomic commits promise an event for every change).
    */
   async commit (set: CommitSet, tokens: TokenStorage): Promise<void> {
     if (set.claim !== undefined && !await tokens.renewClaim(set.claim, set.claimTtlMs)) {
@@ -31,6 +37,7 @@ export abstract class StorageBackend {
     }
     for (const write of set.writes) await write.storage.write(write)
     for (const { storage, model } of set.unstaged) await storage.update(model)
+    if (set.events !== undefined && set.events.length > 0) await this.outbox.append(set.events)
     for (const hash of set.invalidateTokens) await tokens.invalidate(hash)
     if (set.claim !== undefined && set.releaseClaim) await tokens.releaseClaim(set.claim)
   }
@@ -40,6 +47,20 @@ export abstract class StorageBackend {
    * ("graphql"). Optional: without it, users of idempotency keep records in process memory.
    */
   createIdempotencyStore? (namespace: string): IdempotencyStore
+
+  /**
+   * Where commits store their events until delivered (the transactional outbox). Backends
+   * with atomic commits override createOutbox() and write the events in the commit itself;
+   * the default keeps them in process memory.
+   */
+  get outbox (): Outbox {
+    this.#outbox ??= this.createOutbox()
+    return this.#outbox
+  }
+
+  protected createOutbox (): Outbox {
+    return new MemoryOutbox()
+  }
 }
 
 /** The embedded default: everything in process memory; commits are atomic (checked, then applied in one tick). */
@@ -60,7 +81,7 @@ export class MemoryStorageBackend extends StorageBackend {
   }
 
   override async commit (set: CommitSet, tokens: TokenStorage): Promise<void> {
-    const inMemory = tokens instanceof MemoryTokenStorage && set.unstaged.length === 0 &&
+    const inMemory = tokens instanceof MemoryTokenStorage && set.unstaged.length === 0 && this.outbox instanceof MemoryOutbox &&
       set.writes.every((write) => write.storage instanceof MemoryStorage)
     if (!inMemory) return await super.commit(set, tokens)
     // Everything below runs in one tick: no other request can interleave.
@@ -69,6 +90,7 @@ export class MemoryStorageBackend extends StorageBackend {
       if (!(write.storage as MemoryStorage<object>).accepts(write)) throw write.storage.conflict(write.id)
     }
     for (const write of set.writes) (write.storage as MemoryStorage<object>).apply(write)
+    if (set.events !== undefined) this.outbox.appendNow(set.events)
     for (const hash of set.invalidateTokens) tokens.invalidateNow(hash)
     if (set.claim !== undefined && set.releaseClaim) tokens.releaseNow(set.claim)
   }

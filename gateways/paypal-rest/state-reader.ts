@@ -1,0 +1,22 @@
+import { PaymentStateReader, type PaymentState } from '../../plugins/core/engine/index.ts'
+import { paypalAmounts } from './amounts.ts'
+import { paypalStatus, relatedResources, saleOf, type PaypalRecord } from './details.ts'
+
+/** A PayPal payment's state from its stored record (a Payment's `details`, or a REST details record), as StatusAction reads it. */
+export class PaypalStateReader extends PaymentStateReader {
+  read (record: Record<string, unknown>): PaymentState | undefined {
+    // A REST details record holds PayPal's fields itself; a Payment holds them in `details`.
+    const paypal = ('transactions' in record || 'intent' in record ? record : record.details) as PaypalRecord | undefined
+    if (typeof paypal !== 'object' || paypal === null) return undefined
+    const providerIds: Record<string, string> = {}
+    if (typeof paypal.id === 'string') providerIds.payment = paypal.id
+    const sale = saleOf(paypal)
+    if (typeof sale?.id === 'string') providerIds.sale = sale.id
+    const refunds = relatedResources(paypal).map(({ refund }) => refund?.id as unknown)
+      .concat((Array.isArray(paypal.paywire_refunds) ? paypal.paywire_refunds : []).map((entry: Record<string, unknown>) => entry.id))
+      .filter((id): id is string => typeof id === 'string')
+    if (refunds.length > 0) providerIds.refund = refunds.at(-1) as string
+    const amounts = paypalAmounts(paypal)
+    return { status: paypalStatus(paypal), ...(amounts === undefined ? {} : { amounts }), providerIds }
+  }
+}

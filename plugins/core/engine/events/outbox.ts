@@ -1,0 +1,53 @@
+import type { OutboxRecord } from './payment-events.ts'
+
+/** An event waiting in the outbox, with its delivery history. */
+export interface OutboxEntry {
+  id: string
+  partition: string
+  type: string
+  json: string
+  /** Failed deliveries so far. */
+  attempts: number
+  /** When it may be tried next (ms since the epoch). */
+  dueAt: number
+  /** The last handler failure's message (dead events keep it). */
+  lastError?: string
+}
+
+/** One dispatcher's hold on a partition (a payment's events), like a claim: it expires unless settled in time. */
+export interface OutboxLease {
+  partition: string
+  id: string
+}
+
+export type Settlement =
+  | { outcome: 'delivered' }
+  | { outcome: 'retry', dueAt: number, error: string }
+  | { outcome: 'dead', error: string }
+
+/**
+ * Where committed events wait until delivered: the transactional outbox. Backends append
+ * to it inside their commit (see CommitSet.events); the dispatcher leases a partition (one
+ * payment's events, in commit order), delivers its head, and settles it. A lease expires on
+ * its own, so events a crashed instance held are delivered by another one.
+ */
+export interface Outbox {
+  /** Stores events outside a commit (money.unmatched: no payment changed). */
+  append (records: readonly OutboxRecord[]): Promise<void>
+  /** Partitions with an event due at `now`, oldest first, at most `limit`. */
+  due (now: number, limit: number): Promise<string[]>
+  /** The earliest time an event is due (ms), or null when nothing waits (dead events aside). */
+  nextDueAt (): Promise<number | null>
+  /** Takes the partition for `ttlMs`, or null when another dispatcher holds it. */
+  lease (partition: string, ttlMs: number): Promise<OutboxLease | null>
+  /** The partition's oldest waiting event (its order is the commit order), or null. */
+  head (lease: OutboxLease): Promise<OutboxEntry | null>
+  /** Records what became of the head event; false when the lease was lost (nothing changed). */
+  settle (lease: OutboxLease, entry: OutboxEntry, settlement: Settlement): Promise<boolean>
+  release (lease: OutboxLease): Promise<void>
+  /** Events that failed every attempt, newest first (at most `deadLimit` are kept). */
+  dead (limit?: number): Promise<OutboxEntry[]>
+}
+
+/** How many dead events an outbox keeps (the oldest go first). */
+export const DEAD_EVENTS_KEPT = 1000

@@ -1,0 +1,134 @@
+import t from 'tap'
+import {
+  Cancel, Capture, Logger, Payment, PaywireBuilder, Refund, type AnyPaywireEvent, type EventDeliveryOptions, type PaymentEvent
+} from '../../../../../plugins/core/engine/index.ts'
+import { OfflineGatewayFactory } from '../../../../../gateways/offline/index.ts'
+
+function recordingLogger (): Logger & { lines: Array<[string, any, string?]> } {
+  const lines: Array<[string, any, string?]> = []
+  const at = (level: string) => (object: unknown, message?: string) => { lines.push([level, object, message]) }
+  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }
+}
+
+function shop (t: any, delivery: EventDeliveryOptions = {}) {
+  const logger = recordingLogger()
+  const paywire = new PaywireBuilder()
+    .addGlobalService(Logger, logger)
+    .addGatewayFactory('offline', new OfflineGatewayFactory())
+    .addGateway('cash', { factory: 'offline' })
+    .setEventDelivery({ retryBaseMs: 1, ...delivery })
+    .getPaywire()
+  t.teardown(() => paywire.close())
+  return { paywire, logger }
+}
+
+async function newPayment (paywire: ReturnType<typeof shop>['paywire'], number = 'DEMO-1'): Promise<Payment> {
+  const payment = new Payment()
+  Object.assign(payment, { gatewayName: 'cash', number, totalAmount: 1999, currencyCode: 'EUR' })
+  await paywire.getStorage(Payment).update(payment)
+  return payment
+}
+
+t.test('a committed capture and refund each make one event with the payment, statuses, amounts and a unique id', async (t) => {
+  const { paywire } = shop(t)
+  const heard: AnyPaywireEvent[] = []
+  paywire.onAny((event) => { heard.push(event) })
+  const captured: PaymentEvent[] = []
+  paywire.on('payment.captured', (event) => { captured.push(event) })
+  const payment = await newPayment(paywire)
+  await paywire.executeExclusive('cash', payment, (model) => new Capture(model))
+  await paywire.executeExclusive('cash', payment, (model) => new Refund(model, { amount: 500 }))
+  await paywire.executeExclusive('cash', payment, (model) => new Refund(model, { amount: 500 }))
+  await paywire.events.drain()
+  t.match(captured, [{
+    type: 'payment.captured',
+    gateway: 'cash',
+    payment: { model: 'Payment', id: payment.id, number: 'DEMO-1' },
+    previousStatus: 'new',
+    status: 'captured',
+    amounts: { total: 1999, currency: 'EUR', captured: 1999, refunded: 0, reversed: 0 },
+    occurredAt: /^\d{4}-\d\d-\d\dT/
+  }])
+  t.same(heard.map((event) => event.type), ['payment.captured', 'payment.refunded', 'payment.refunded'],
+    'a second partial refund is an event though the status stays refunded')
+  t.match(heard[2], { previousStatus: 'refunded', status: 'refunded', amounts: { refunded: 1000 } })
+  t.equal(new Set(heard.map((event) => event.id)).size, 3, 'every event has its own id')
+})
+
+t.test('a write that changes no status and moves no money makes no event; off() unsubscribes', async (t) => {
+  const { paywire } = shop(t)
+  const heard: string[] = []
+  const handler = (event: AnyPaywireEvent) => { heard.push(event.type) }
+  paywire.on('*', handler)
+  const payment = await newPayment(paywire)
+  await paywire.executeExclusive('cash', payment, (model) => new Capture(model))
+  await paywire.executeExclusive('cash', payment, (model) => new Cancel(model))
+  await paywire.events.drain()
+  t.same(heard, ['payment.captured'], 'a cancel of a captured payment changes nothing')
+  paywire.off('*', handler)
+  await paywire.executeExclusive('cash', payment, (model) => new Refund(model))
+  await paywire.events.drain()
+  t.same(heard, ['payment.captured'])
+})
+
+t.test('a handler that throws gets the same event again, with backoff, until it succeeds', async (t) => {
+  const { paywire, logger } = shop(t)
+  const seen: string[] = []
+  paywire.on('payment.captured', (event) => {
+    seen.push(event.id)
+    if (seen.length < 3) throw new Error('the warehouse is down')
+  })
+  const payment = await newPayment(paywire)
+  await paywire.executeExclusive('cash', payment, (model) => new Capture(model))
+  await paywire.events.drain()
+  t.equal(seen.length, 3)
+  t.equal(new Set(seen).size, 1, 'redelivered with the same event id, so a handler can deduplicate')
+  t.match(logger.lines.filter(([level]) => level === 'warn'), [
+    ['warn', { paywire: { event: { id: seen[0], type: 'payment.captured' }, attempts: 1 }, err: { message: 'the warehouse is down' } }],
+    ['warn', { paywire: { attempts: 2 } }]
+  ])
+  t.same(await paywire.events.dead(), [])
+})
+
+t.test('after maxAttempts an event is parked as dead, logged at error and inspectable; the payment\'s next events go on', async (t) => {
+  const { paywire, logger } = shop(t, { maxAttempts: 2 })
+  const delivered: string[] = []
+  paywire.on('payment.captured', () => { throw new Error('handler bug') })
+  paywire.on('payment.refunded', (event) => { delivered.push(event.type) })
+  const payment = await newPayment(paywire)
+  await paywire.executeExclusive('cash', payment, (model) => new Capture(model))
+  await paywire.executeExclusive('cash', payment, (model) => new Refund(model))
+  await paywire.events.drain()
+  const dead = await paywire.events.dead()
+  t.match(dead, [{ attempts: 2, lastError: 'handler bug', event: { type: 'payment.captured', payment: { id: payment.id } } }])
+  t.match(logger.lines.filter(([level]) => level === 'error'), [['error', { paywire: { event: { type: 'payment.captured' }, attempts: 2 } }, /parked as dead/]])
+  t.same(delivered, ['payment.refunded'])
+})
+
+t.test('50 concurrent status changes: 50 events, each delivered once, in commit order per payment', async (t) => {
+  const { paywire } = shop(t)
+  const payments = await Promise.all(Array.from({ length: 25 }, (_, i) => newPayment(paywire, `DEMO-${i}`)))
+  const heard: PaymentEvent[] = []
+  paywire.onAny((event) => { heard.push(event as PaymentEvent) })
+  paywire.events.start()
+  // Every payment is captured then refunded, all at once: 50 commits racing the dispatcher.
+  await Promise.all(payments.map(async (payment) => {
+    await paywire.executeExclusive('cash', payment, (model) => new Capture(model))
+    await paywire.executeExclusive('cash', payment, (model) => new Refund(model))
+  }))
+  await paywire.events.drain()
+  t.equal(heard.length, 50)
+  t.equal(new Set(heard.map((event) => event.id)).size, 50, 'each once')
+  for (const payment of payments) {
+    t.same(heard.filter((event) => event.payment.id === payment.id).map((event) => event.type), ['payment.captured', 'payment.refunded'])
+  }
+})
+
+t.test('close() stops delivery: events committed meanwhile stay in the outbox', async (t) => {
+  const { paywire } = shop(t)
+  const payment = await newPayment(paywire)
+  paywire.events.start()
+  await paywire.events.close()
+  await paywire.executeExclusive('cash', payment, (model) => new Capture(model))
+  t.not(await paywire.events.outbox.nextDueAt(), null, 'kept for whoever delivers next (on a shared storage: another instance, or this one after a restart)')
+})
