@@ -1,4 +1,4 @@
-import type { StagedWrite } from '../core/engine/index.ts'
+import type { OutboxRecord, StagedWrite } from '../core/engine/index.ts'
 import type { RedisStorage } from './redis-storage.ts'
 
 /*
@@ -13,10 +13,16 @@ import type { RedisStorage } from './redis-storage.ts'
  * creation-ordered list and the indexes live elsewhere (see index-script.ts): the script
  * answers the indexed values the records had, so the caller can move the index entries.
  *
- *   KEYS: [claim], then per write its record, then the tokens to use up
+ * The events the writes make go into their payment's outbox list (same tag) in the same
+ * script: the transactional outbox. On a single Redis the due index is in the script too;
+ * on a Cluster it lives in another slot and is written beside it (see redis-outbox.ts).
+ *
+ *   KEYS: [claim], then per write its record, then the tokens to use up, then per event its
+ *         outbox list, then [the due index]
  *   ARGV: writes, tokens, has claim (1/0), release claim (1/0), used-token lifetime (ms),
- *         claim id, check only (1/0); then per write: json ('' deletes), expected version
- *         (-1: any), number of indexed fields, the fields
+ *         claim id, check only (1/0), events, due index in KEYS (1/0), now (ms); then per
+ *         write: json ('' deletes), expected version (-1: any), number of indexed fields,
+ *         the fields; then per event: its partition, its outbox entry
  *   Answers {'ok', <per write and field, the old value or ''>...}, {'conflict', n} (the n-th
  *   write's version moved on) or {'claim_lost'}. With "check only", nothing is written.
  *
@@ -44,6 +50,7 @@ end
 local writes, tokens = tonumber(ARGV[1]), tonumber(ARGV[2])
 local hasClaim, release, usedTtl, claimId = ARGV[3] == '1', ARGV[4] == '1', tonumber(ARGV[5]), ARGV[6]
 local checkOnly = ARGV[7] == '1'
+local events, hasDue, now = tonumber(ARGV[8]), ARGV[9] == '1', tonumber(ARGV[10])
 local k = 1
 if hasClaim then
   if redis.call('GET', KEYS[1]) ~= claimId then return {'claim_lost'} end
@@ -51,7 +58,7 @@ if hasClaim then
 end
 
 local planned = {}
-local a = 8
+local a = 11
 for w = 1, writes do
   local fields = {}
   for f = 1, tonumber(ARGV[a + 2]) do fields[f] = ARGV[a + 2 + f] end
@@ -87,6 +94,13 @@ for t = 1, tokens do
   k = k + 1
 end
 
+for e = 1, events do
+  redis.call('RPUSH', KEYS[k], ARGV[a + 1])
+  if hasDue then redis.call('ZADD', KEYS[#KEYS], 'NX', now, ARGV[a]) end
+  a = a + 2
+  k = k + 1
+end
+
 if hasClaim and release then redis.call('DEL', KEYS[1]) end
 return answer`
 
@@ -102,13 +116,21 @@ export interface CommitScriptSet {
   releaseClaim: boolean
   /** Check the claim and the versions, write nothing. */
   checkOnly?: boolean
+  /** Events to append to their payments' outbox lists. */
+  events?: readonly OutboxRecord[]
+  /** The outbox's list key of a partition, and its due index when the script may write it (single Redis). */
+  outboxKeyOf?: (partition: string) => string
+  dueKey?: string
 }
 
 /** The script's KEYS and ARGV for a commit; every write's storage is a RedisStorage. */
 export function commitArguments (set: CommitScriptSet, tokenKeyOf: (hash: string) => string): { keys: string[], args: Array<string | number> } {
   const keys: string[] = []
+  const events = set.events ?? []
+  const now = Date.now()
   const args: Array<string | number> = [set.writes.length, set.invalidateTokens.length, set.claim === undefined ? 0 : 1,
-    set.releaseClaim ? 1 : 0, set.tombstoneTtlMs, set.claim?.id ?? '', set.checkOnly === true ? 1 : 0]
+    set.releaseClaim ? 1 : 0, set.tombstoneTtlMs, set.claim?.id ?? '', set.checkOnly === true ? 1 : 0,
+    events.length, set.dueKey === undefined ? 0 : 1, now]
   if (set.claim !== undefined) keys.push(set.claim.key)
   for (const write of set.writes) {
     const storage = write.storage as unknown as RedisStorage<object>
@@ -116,5 +138,15 @@ export function commitArguments (set: CommitScriptSet, tokenKeyOf: (hash: string
     args.push(write.json ?? '', write.expectedVersion, storage.indexes.length, ...storage.indexes)
   }
   for (const hash of set.invalidateTokens) keys.push(tokenKeyOf(hash))
+  for (const event of events) {
+    keys.push((set.outboxKeyOf as (partition: string) => string)(event.partition))
+    args.push(event.partition, outboxEntry(event, now))
+  }
+  if (set.dueKey !== undefined && events.length > 0) keys.push(set.dueKey)
   return { keys, args }
+}
+
+/** An event as its outbox list keeps it: the record with its delivery state. */
+export function outboxEntry (event: OutboxRecord, dueAt: number): string {
+  return JSON.stringify({ id: event.id, type: event.type, json: event.json, attempts: 0, dueAt })
 }

@@ -4,3 +4,4 @@ export { RedisStorageBackend, DEFAULT_INDEXES, type RedisStorageBackendOptions }
 export { RedisStorage, type RedisStorageOptions } from './redis-storage.ts'
 export { RedisTokenStorage, type RedisTokenStorageOptions } from './redis-token-storage.ts'
 export { RedisIdempotencyStore } from './redis-idempotency-store.ts'
+export { RedisOutbox } from './redis-outbox.ts'

@@ -1,4 +1,4 @@
-import { errorCodes, valueAt, type StagedWrite } from '../core/engine/index.ts'
+import { errorCodes, valueAt, type OutboxRecord, type StagedWrite } from '../core/engine/index.ts'
 import { COMMIT_SCRIPT, commitArguments, type CommitAnswer, type CommitScriptSet } from './commit-script.ts'
 import { INDEX_SCRIPT } from './index-script.ts'
 import { guarded, hashTag, type RedisClient } from './keys.ts'
@@ -21,6 +21,12 @@ import { defineScript } from './scripts.ts'
 
 export interface RedisCommit extends CommitScriptSet {
   tokenKeyOf: (hash: string) => string
+  /**
+   * On a Cluster, where the due index is in a slot of its own: marks the events' partitions
+   * due, sent beside the script and again after it if that failed (the outbox's sweep finds
+   * any it still missed).
+   */
+  markDue?: (partitions: string[]) => Promise<void>
 }
 
 /** The indexed values of a record, in the storage's index order ('' where none). */
@@ -48,11 +54,11 @@ interface Group {
 function groups (client: RedisClient, commit: RedisCommit): Group[] {
   const whole: Group = { set: commit, positions: commit.writes.map((_, index) => index) }
   if (!client.isCluster) return [whole]
-  const byTag = new Map<string, { writes: StagedWrite[], tokens: string[], positions: number[], claim: boolean }>()
+  const byTag = new Map<string, { writes: StagedWrite[], tokens: string[], positions: number[], claim: boolean, events: OutboxRecord[] }>()
   const of = (key: string) => {
     const tag = hashTag(key)
     let group = byTag.get(tag)
-    if (group === undefined) byTag.set(tag, group = { writes: [], tokens: [], positions: [], claim: false })
+    if (group === undefined) byTag.set(tag, group = { writes: [], tokens: [], positions: [], claim: false, events: [] })
     return group
   }
   commit.writes.forEach((write, position) => {
@@ -61,6 +67,7 @@ function groups (client: RedisClient, commit: RedisCommit): Group[] {
     group.positions.push(position)
   })
   for (const hash of commit.invalidateTokens) of(commit.tokenKeyOf(hash)).tokens.push(hash)
+  for (const event of commit.events ?? []) of((commit.outboxKeyOf as (partition: string) => string)(event.partition)).events.push(event)
   if (commit.claim !== undefined) of(commit.claim.key).claim = true
   if (byTag.size === 1) return [whole]
   // The claim's slot goes last, so the claim is held (and checked) until every other slot is written.
@@ -71,7 +78,9 @@ function groups (client: RedisClient, commit: RedisCommit): Group[] {
       invalidateTokens: group.tokens,
       tombstoneTtlMs: commit.tombstoneTtlMs,
       claim: group.claim ? commit.claim : undefined,
-      releaseClaim: group.claim && commit.releaseClaim
+      releaseClaim: group.claim && commit.releaseClaim,
+      events: group.events,
+      outboxKeyOf: commit.outboxKeyOf
     }
   }))
 }
@@ -99,6 +108,9 @@ export async function commitOnRedis (client: RedisClient, commit: RedisCommit): 
     const adds = indexedValues(storage, write.record).flatMap((value, i) => value === '' ? [] : [storage.indexKey(storage.indexes[i] as string, value)])
     return await putIndexes(client, write, adds, [], 'put').then(() => true, () => false)
   })
+  const partitions = [...new Set((commit.events ?? []).map((event) => event.partition))]
+  const markDue = partitions.length === 0 ? undefined : commit.markDue
+  const marked = markDue?.(partitions).then(() => true, () => false)
   if (parts.length > 1) await Promise.all(parts.map((part) => run(client, commit, part, true)))
   const olds: string[][] = new Array(commit.writes.length)
   for (const part of parts) {
@@ -110,6 +122,8 @@ export async function commitOnRedis (client: RedisClient, commit: RedisCommit): 
       offset += storage.indexes.length
     }
   }
+  // A due mark that failed is sent again; if that fails too, the outbox's sweep finds the events.
+  if (marked !== undefined && !await marked) await markDue?.(partitions).catch(() => {})
   // Never rejects: a failed addition is retried below, now that the record is stored.
   const added = await Promise.all(speculative)
   await Promise.all(commit.writes.map(async (write, position) => {

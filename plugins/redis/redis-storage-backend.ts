@@ -5,6 +5,7 @@ import {
 } from '../core/engine/index.ts'
 import type { RedisClient } from './keys.ts'
 import { commitOnRedis } from './redis-commit.ts'
+import { RedisOutbox } from './redis-outbox.ts'
 import { RedisIdempotencyStore } from './redis-idempotency-store.ts'
 import { RedisStorage } from './redis-storage.ts'
 import { RedisTokenStorage } from './redis-token-storage.ts'
@@ -61,8 +62,19 @@ export class RedisStorageBackend extends StorageBackend {
       tombstoneTtlMs: tokens.usedTokenTtlMs,
       claim: set.claim,
       releaseClaim: set.releaseClaim,
-      tokenKeyOf: (hash) => tokens.tokenKey(hash)
+      tokenKeyOf: (hash) => tokens.tokenKey(hash),
+      events: set.events,
+      ...this.outbox.commitParts()
     })
+  }
+
+  /** Events in their payment's slot, appended by the commit script (see redis-outbox.ts). */
+  override get outbox (): RedisOutbox {
+    return super.outbox as RedisOutbox
+  }
+
+  protected override createOutbox (): RedisOutbox {
+    return new RedisOutbox(this.client, this.keyPrefix)
   }
 
   /** The client's options and connection state hold its password: inspect() shows neither. */

@@ -45,8 +45,13 @@ export interface Outbox {
   /** Records what became of the head event; false when the lease was lost (nothing changed). */
   settle (lease: OutboxLease, entry: OutboxEntry, settlement: Settlement): Promise<boolean>
   release (lease: OutboxLease): Promise<void>
-  /** Events that failed every attempt, newest first (at most `deadLimit` are kept). */
+  /** Events that failed every attempt, newest first (at most DEAD_EVENTS_KEPT are kept). */
   dead (limit?: number): Promise<OutboxEntry[]>
+  /**
+   * Finds events whose due mark was lost (a store whose due index cannot be written in the
+   * commit itself: a Redis Cluster). Called when delivery starts and every few minutes.
+   */
+  recover? (): Promise<void>
 }
 
 /** How many dead events an outbox keeps (the oldest go first). */

@@ -63,6 +63,8 @@ export function eventDeliveryOptions (options: EventDeliveryOptions = {}): Requi
 
 /** Partitions read per pass. */
 const BATCH = 100
+/** How often an outbox that may lose due marks (a Redis Cluster) is searched for them. */
+const RECOVER_INTERVAL_MS = 300_000
 
 /**
  * Payment events, delivered at least once from the transactional outbox. Commits store the
@@ -83,6 +85,7 @@ export class PaywireEvents {
   #again = false
   #poller: NodeJS.Timeout | undefined
   #retryTimer: NodeJS.Timeout | undefined
+  #recoverer: NodeJS.Timeout | undefined
   #waiters: Array<() => void> = []
 
   constructor (logger: Logger, options: EventDeliveryOptions & { outbox?: Outbox } = {}) {
@@ -128,7 +131,18 @@ export class PaywireEvents {
     this.#started = true
     this.#poller = setInterval(() => { this.wake() }, this.#options.pollIntervalMs)
     this.#poller.unref()
+    if (this.#outbox.recover !== undefined) {
+      this.#recover()
+      this.#recoverer = setInterval(() => { this.#recover() }, RECOVER_INTERVAL_MS)
+      this.#recoverer.unref()
+    }
     this.wake()
+  }
+
+  #recover (): void {
+    this.#outbox.recover?.().then(() => { this.wake() }, (error: unknown) => {
+      this.#logger.error({ err: error }, 'paywire: searching the event outbox for lost due marks failed; tried again later')
+    })
   }
 
   /** Delivers what is due now (a commit just stored events); a pass in progress runs once more. */
@@ -177,6 +191,7 @@ export class PaywireEvents {
   async close (): Promise<void> {
     this.#closed = true
     clearInterval(this.#poller)
+    clearInterval(this.#recoverer)
     clearTimeout(this.#retryTimer)
     const running = this.#running
     if (running === undefined) return

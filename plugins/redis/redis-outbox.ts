@@ -1,0 +1,158 @@
+import {
+  DEAD_EVENTS_KEPT, newClaimId,
+  type Outbox, type OutboxEntry, type OutboxLease, type OutboxRecord, type Settlement
+} from '../core/engine/index.ts'
+import type { Cluster } from 'ioredis'
+import { guarded, hashTag, type RedisClient } from './keys.ts'
+import { commitOnRedis } from './redis-commit.ts'
+import { defineScript, type ScriptCall } from './scripts.ts'
+
+/*
+ * The outbox on Redis. Each payment's events are a list under the payment's own hash tag
+ * ("<prefix>{tag}:outbox"), appended by the commit script itself, so an event is stored
+ * exactly when its change is, on a single Redis and on a Cluster alike; the lease that lets
+ * one instance deliver them has the same tag.
+ *
+ * Which lists have something due is a sorted set ("<prefix>{outbox}:due": partition → when
+ * its head is due). On a single Redis the commit script writes it too. On a Cluster it
+ * lives in one slot of its own — a commit touches only its payment's slot, and a per-slot
+ * index would have to be read for all 16384 slots — so a commit marks it beside the script
+ * (same round trip) and once more after; a mark lost anyway (that node down at that very
+ * moment) is found by recover(): a SCAN of every master for outbox lists, at start and
+ * every few minutes. Dead events are a capped list under the same {outbox} tag.
+ */
+
+/** Answers the new head's due time, -1 when the list is empty, -2 when the lease or the head moved on. */
+const SETTLE_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -2 end
+local head = redis.call('LINDEX', KEYS[2], 0)
+if not head or cjson.decode(head).id ~= ARGV[2] then return -2 end
+if ARGV[3] == 'retry' then
+  redis.call('LSET', KEYS[2], 0, ARGV[4])
+  return tonumber(ARGV[5])
+end
+redis.call('LPOP', KEYS[2])
+local next = redis.call('LINDEX', KEYS[2], 0)
+if not next then return -1 end
+return cjson.decode(next).dueAt`
+
+const RELEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`
+
+export class RedisOutbox implements Outbox {
+  readonly client: RedisClient
+  readonly keyPrefix: string
+  readonly dueKey: string
+  readonly deadKey: string
+  readonly #settle: ScriptCall<number>
+  readonly #release: ScriptCall<number>
+
+  constructor (client: RedisClient, keyPrefix: string) {
+    this.client = client
+    this.keyPrefix = keyPrefix
+    this.dueKey = `${keyPrefix}{outbox}:due`
+    this.deadKey = `${keyPrefix}{outbox}:dead`
+    this.#settle = defineScript(client, 'paywireOutboxSettle', 2, SETTLE_SCRIPT)
+    this.#release = defineScript(client, 'paywireOutboxRelease', 1, RELEASE_SCRIPT)
+  }
+
+  listKey (partition: string): string {
+    return `${this.keyPrefix}{${partition}}:outbox`
+  }
+
+  leaseKey (partition: string): string {
+    return `${this.keyPrefix}{${partition}}:outbox-lease`
+  }
+
+  /** What the commit script needs to append events (see RedisStorageBackend.commit). */
+  commitParts (): { outboxKeyOf: (partition: string) => string, dueKey?: string, markDue?: (partitions: string[]) => Promise<void> } {
+    const outboxKeyOf = (partition: string) => this.listKey(partition)
+    if (!this.client.isCluster) return { outboxKeyOf, dueKey: this.dueKey }
+    return { outboxKeyOf, markDue: async (partitions) => { await this.#markDue(partitions) } }
+  }
+
+  async append (records: readonly OutboxRecord[]): Promise<void> {
+    await commitOnRedis(this.client, {
+      writes: [], invalidateTokens: [], tombstoneTtlMs: 0, releaseClaim: false, events: records, tokenKeyOf: (hash) => hash, ...this.commitParts()
+    })
+  }
+
+  async due (now: number, limit: number): Promise<string[]> {
+    return await guarded(this.client.zrangebyscore(this.dueKey, '-inf', String(now), 'LIMIT', 0, limit))
+  }
+
+  async nextDueAt (): Promise<number | null> {
+    const [, score] = await guarded(this.client.zrange(this.dueKey, '0', '0', 'WITHSCORES'))
+    return score === undefined ? null : Number(score)
+  }
+
+  async lease (partition: string, ttlMs: number): Promise<OutboxLease | null> {
+    const id = newClaimId()
+    return await guarded(this.client.set(this.leaseKey(partition), id, 'PX', ttlMs, 'NX')) === 'OK' ? { partition, id } : null
+  }
+
+  async head (lease: OutboxLease): Promise<OutboxEntry | null> {
+    const head = await guarded(this.client.lindex(this.listKey(lease.partition), 0))
+    if (head === null) {
+      // Delivered meanwhile (or a mark for a commit that failed): the partition is not due.
+      await this.#unmark(lease.partition)
+      return null
+    }
+    return { ...JSON.parse(head), partition: lease.partition }
+  }
+
+  async settle (lease: OutboxLease, entry: OutboxEntry, settlement: Settlement): Promise<boolean> {
+    if (settlement.outcome === 'dead') {
+      // Another slot on a Cluster: kept first, so a crash in between keeps it twice rather than never.
+      const dead = JSON.stringify({ ...entry, attempts: entry.attempts + 1, lastError: settlement.error })
+      await guarded(this.client.multi().lpush(this.deadKey, dead).ltrim(this.deadKey, 0, DEAD_EVENTS_KEPT - 1).exec())
+    }
+    const retried = settlement.outcome === 'retry'
+      ? JSON.stringify({ id: entry.id, type: entry.type, json: entry.json, attempts: entry.attempts + 1, dueAt: settlement.dueAt, lastError: settlement.error })
+      : ''
+    const next = await guarded(this.#settle(this.leaseKey(lease.partition), this.listKey(lease.partition), lease.id, entry.id,
+      settlement.outcome, retried, settlement.outcome === 'retry' ? settlement.dueAt : 0))
+    if (next === -2) return false
+    if (next === -1) await this.#unmark(lease.partition)
+    else await guarded(this.client.zadd(this.dueKey, next, lease.partition))
+    return true
+  }
+
+  async release (lease: OutboxLease): Promise<void> {
+    await guarded(this.#release(this.leaseKey(lease.partition), lease.id))
+  }
+
+  async dead (limit = DEAD_EVENTS_KEPT): Promise<OutboxEntry[]> {
+    const entries = await guarded(this.client.lrange(this.deadKey, 0, limit - 1))
+    return entries.map((entry) => JSON.parse(entry) as OutboxEntry)
+  }
+
+  /** Marks due every partition whose outbox list holds events (a Cluster's lost marks). */
+  async recover (): Promise<void> {
+    if (!this.client.isCluster) return
+    const nodes = (this.client as Cluster).nodes('master')
+    const partitions: string[] = []
+    await Promise.all(nodes.map(async (node) => {
+      let cursor = '0'
+      do {
+        const [next, keys] = await guarded(node.scan(cursor, 'MATCH', `${this.keyPrefix}{*}:outbox`, 'COUNT', 1000))
+        cursor = next
+        for (const key of keys) partitions.push(hashTag(key))
+      } while (cursor !== '0')
+    }))
+    if (partitions.length > 0) await this.#markDue(partitions)
+  }
+
+  async #markDue (partitions: string[]): Promise<void> {
+    const now = Date.now()
+    await guarded(this.client.zadd(this.dueKey, 'NX', ...partitions.flatMap((partition) => [String(now), partition])))
+  }
+
+  /** Unmarks an empty partition; a commit that appended meanwhile marks it again (checked after, in that order). */
+  async #unmark (partition: string): Promise<void> {
+    await guarded(this.client.zrem(this.dueKey, partition))
+    const head = await guarded(this.client.lindex(this.listKey(partition), 0))
+    if (head !== null) await guarded(this.client.zadd(this.dueKey, 'NX', (JSON.parse(head) as OutboxEntry).dueAt, partition))
+  }
+}

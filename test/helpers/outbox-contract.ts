@@ -1,0 +1,155 @@
+/*
+ * The outbox half of the storage contract (docs/events.md): a commit stores its events with
+ * its writes, all or nothing; a payment's events are leased by one dispatcher at a time and
+ * delivered in commit order; a crash between commit and dispatch loses nothing. Run by
+ * backendContract() on every backend.
+ */
+import {
+  Identity, PaymentStateReader, PaywireEvents, UnitOfWork, describeWrites,
+  type HumanStatusValue, type Logger, type Payment, type PaymentEvent, type PaymentState, type StorageBackend
+} from '../../plugins/core/engine/index.ts'
+import type { BackendUnderTest } from './backend-contract.ts'
+
+/** Reads a payment's status from its clientId field, so tests can set any status. */
+class FieldReader extends PaymentStateReader {
+  read (record: Record<string, unknown>): PaymentState {
+    return { status: (record.clientId === '' ? 'new' : record.clientId) as HumanStatusValue, amounts: { captured: 0, refunded: Number(record.description) || 0, reversed: 0 } }
+  }
+}
+
+const reader = new FieldReader()
+const quiet: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} }
+
+function unitFor (under: BackendUnderTest, claim?: any) {
+  return new UnitOfWork({
+    backend: under.backend,
+    tokenStorage: under.tokens,
+    claim,
+    claimTtlMs: 10_000,
+    events: { describe: (writes) => describeWrites(writes, 'cash', () => reader), committed: () => {} }
+  })
+}
+
+/** Changes a payment's status in a claimed commit, as ExclusiveExecutor does. */
+async function setStatus (under: BackendUnderTest, id: string, status: string): Promise<void> {
+  const claim = await under.tokens.claimModel(new Identity(id, 'Payment'), 10_000)
+  const unit = unitFor(under, claim)
+  const copy = await under.payments.find(id) as Payment
+  copy.clientId = status
+  unit.save(copy, under.payments)
+  await unit.commit()
+}
+
+function dispatcher (backend: StorageBackend, t: any, options = {}) {
+  const events = new PaywireEvents(quiet, { outbox: backend.outbox, retryBaseMs: 1, ...options })
+  t.teardown(() => events.close())
+  return events
+}
+
+async function newPayment (under: BackendUnderTest, number: string): Promise<Payment> {
+  const payment = under.payments.create()
+  Object.assign(payment, { gatewayName: 'cash', number, totalAmount: 1999, currencyCode: 'EUR' })
+  await under.payments.update(payment)
+  return payment
+}
+
+interface Test {
+  test (name: string, fn: (t: any) => Promise<void>): unknown
+}
+
+export function outboxContract (t: Test, make: (t: any) => Promise<BackendUnderTest>): void {
+  t.test('contract: a commit stores its events with its writes; a refused commit stores neither', async (t: any) => {
+    const under = await make(t)
+    const payment = await newPayment(under, 'EVENTS-1')
+    const stale = await under.payments.find(payment.id as string) as Payment
+    await setStatus(under, payment.id as string, 'captured')
+    // A stale copy loses its compare-and-set: its event must not exist either.
+    const unit = unitFor(under)
+    stale.clientId = 'canceled'
+    unit.save(stale, under.payments)
+    await t.rejects(unit.commit(), { code: 'PAYWIRE_ERR_CONCURRENT_UPDATE' })
+    const events = dispatcher(under.backend, t)
+    const heard: PaymentEvent[] = []
+    events.onAny((event) => { heard.push(event as PaymentEvent) })
+    await events.drain()
+    t.match(heard, [{ type: 'payment.captured', previousStatus: 'new', status: 'captured', payment: { model: 'Payment', id: payment.id, number: 'EVENTS-1' } }])
+    t.equal(heard.length, 1)
+  })
+
+  t.test('contract: two dispatchers on one outbox deliver each event once, in commit order per payment (50 concurrent changes)', async (t: any) => {
+    const under = await make(t)
+    const payments = await Promise.all(Array.from({ length: 10 }, (_, i) => newPayment(under, `MANY-${i}`)))
+    const first = dispatcher(under.backend, t)
+    const second = dispatcher(under.backend, t)
+    const heard: Array<[string, PaymentEvent]> = []
+    first.onAny((event) => { heard.push(['first', event as PaymentEvent]) })
+    second.onAny((event) => { heard.push(['second', event as PaymentEvent]) })
+    first.start()
+    second.start()
+    const steps = ['pending', 'authorized', 'captured', 'suspended', 'refunded']
+    // Each payment moves through 5 statuses, all payments at once: 50 commits.
+    await Promise.all(payments.map(async (payment) => {
+      for (const status of steps) await setStatus(under, payment.id as string, status)
+    }))
+    await Promise.all([first.drain(), second.drain()])
+    t.equal(heard.length, 50, 'every change once, whichever instance delivered it')
+    t.equal(new Set(heard.map(([, event]) => event.id)).size, 50)
+    for (const payment of payments) {
+      t.same(heard.filter(([, event]) => event.payment.id === payment.id).map(([, event]) => event.status), steps, `${payment.number} in commit order`)
+    }
+  })
+
+  t.test('contract: committed but never dispatched (the process died) → delivered by the next dispatcher', async (t: any) => {
+    const under = await make(t)
+    const payment = await newPayment(under, 'CRASH-1')
+    const crashed = dispatcher(under.backend, t, { leaseMs: 50 })
+    crashed.on('payment.captured', () => { throw new Error('never reached') })
+    await setStatus(under, payment.id as string, 'captured')
+    // It dies holding the payment's lease, before delivering: nothing is released.
+    t.ok(await under.backend.outbox.lease((await under.backend.outbox.due(Date.now(), 100))[0] as string, 50))
+    await crashed.close()
+    const restarted = dispatcher(under.backend, t)
+    const heard: PaymentEvent[] = []
+    restarted.on('payment.captured', (event) => { heard.push(event) })
+    await restarted.drain()
+    t.match(heard, [{ type: 'payment.captured', payment: { id: payment.id } }], 'delivered once the dead instance\'s lease expired')
+  })
+
+  t.test('contract: a throwing handler gets the same event again; after maxAttempts it is dead and the payment\'s next event goes on', async (t: any) => {
+    const under = await make(t)
+    const payment = await newPayment(under, 'RETRY-1')
+    const events = dispatcher(under.backend, t, { maxAttempts: 3 })
+    const tries: string[] = []
+    const refunds: string[] = []
+    events.on('payment.captured', (event) => {
+      tries.push(event.id)
+      throw new Error('warehouse down')
+    })
+    events.on('payment.refunded', (event) => { refunds.push(event.id) })
+    await setStatus(under, payment.id as string, 'captured')
+    await setStatus(under, payment.id as string, 'refunded')
+    await events.drain()
+    t.equal(tries.length, 3)
+    t.equal(new Set(tries).size, 1, 'the same event id every time')
+    t.equal(refunds.length, 1, 'delivered after the dead one, not before')
+    t.match(await events.dead(), [{ id: tries[0], attempts: 3, lastError: 'warehouse down', event: { type: 'payment.captured', payment: { id: payment.id } } }])
+  })
+
+  t.test('contract: a lease is held by one dispatcher; a settle under a lost lease changes nothing', async (t: any) => {
+    const under = await make(t)
+    const payment = await newPayment(under, 'LEASE-1')
+    await setStatus(under, payment.id as string, 'captured')
+    const { outbox } = under.backend
+    const [partition] = await outbox.due(Date.now(), 100)
+    const lease = await outbox.lease(partition as string, 10_000)
+    t.ok(lease)
+    t.equal(await outbox.lease(partition as string, 10_000), null, 'one holder at a time')
+    const head = await outbox.head(lease!)
+    t.match(head, { type: 'payment.captured', attempts: 0 })
+    t.equal(await outbox.settle({ partition: partition as string, id: 'not-mine' }, head!, { outcome: 'delivered' }), false)
+    t.equal(await outbox.settle(lease!, head!, { outcome: 'delivered' }), true)
+    t.equal(await outbox.head(lease!), null)
+    await outbox.release(lease!)
+    t.same(await outbox.due(Date.now(), 100), [], 'nothing due once delivered: delivered events are not kept')
+  })
+}
