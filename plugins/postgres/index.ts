@@ -8,3 +8,4 @@ export {
   DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_POOL_SIZE, DEFAULT_QUERY_TIMEOUT_MS, paywirePostgres, paywirePostgres as default, type PaywirePostgresOptions
 } from './plugin.ts'
 export { runMigrations, type MigrateCommandOptions } from './migrate-command.ts'
+export { PostgresOutbox } from './postgres-outbox.ts'

@@ -122,6 +122,93 @@ BEGIN
   RETURN 'ok';
 END
 $fn$;`
+  },
+  {
+    version: 2,
+    name: 'the event outbox, written by the commit function',
+    sql: (s) => `
+-- Events waiting for delivery, in commit order per partition (a payment). Delivered events are
+-- deleted; dead ones (every attempt failed) are kept, the newest 1000.
+CREATE TABLE ${s}.outbox (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  partition text NOT NULL,
+  id text NOT NULL,
+  type text NOT NULL,
+  event text NOT NULL,
+  attempts integer NOT NULL DEFAULT 0,
+  due_ms bigint NOT NULL,
+  last_error text,
+  dead_at timestamptz
+);
+CREATE UNIQUE INDEX outbox_id ON ${s}.outbox (md5(id));
+CREATE INDEX outbox_waiting ON ${s}.outbox (partition, seq) WHERE dead_at IS NULL;
+CREATE INDEX outbox_dead ON ${s}.outbox (dead_at, seq) WHERE dead_at IS NOT NULL;
+
+-- Which instance delivers a partition's events; unlogged like claims (a server crash releases them).
+CREATE UNLOGGED TABLE ${s}.outbox_leases (
+  partition text PRIMARY KEY,
+  id text NOT NULL,
+  expires_at timestamptz NOT NULL
+);
+
+CREATE OR REPLACE FUNCTION ${s}.paywire_commit(payload jsonb) RETURNS text LANGUAGE plpgsql AS $fn$
+DECLARE
+  w jsonb;
+  n integer := 0;
+  expected bigint;
+  changed integer;
+BEGIN
+  IF payload ? 'claim' THEN
+    PERFORM 1 FROM ${s}.claims
+      WHERE md5(key) = md5(payload->'claim'->>'key') AND key = payload->'claim'->>'key'
+        AND id = payload->'claim'->>'id' AND expires_at > clock_timestamp()
+      FOR UPDATE;
+    IF NOT FOUND THEN RETURN 'claim_lost'; END IF;
+  END IF;
+  FOR w IN SELECT value FROM jsonb_array_elements(payload->'writes') LOOP
+    n := n + 1;
+    expected := (w->>'expected')::bigint;
+    IF w->'record' = 'null'::jsonb THEN
+      DELETE FROM ${s}.records WHERE model = w->>'model' AND md5(id) = md5(w->>'id') AND id = w->>'id'
+        AND (expected = -1 OR version = expected);
+      GET DIAGNOSTICS changed = ROW_COUNT;
+      IF changed = 0 AND expected <> -1 THEN RAISE EXCEPTION USING ERRCODE = 'PW409', MESSAGE = n::text; END IF;
+    ELSIF expected = 0 THEN
+      INSERT INTO ${s}.records (model, id, version, number, status, amount, currency, record)
+        VALUES (w->>'model', w->>'id', 1, w->>'number', w->>'status', (w->>'amount')::bigint, w->>'currency', w->'record')
+        ON CONFLICT (model, md5(id)) DO NOTHING;
+      GET DIAGNOSTICS changed = ROW_COUNT;
+      IF changed = 0 THEN RAISE EXCEPTION USING ERRCODE = 'PW409', MESSAGE = n::text; END IF;
+    ELSE
+      UPDATE ${s}.records SET version = version + 1, number = w->>'number', status = w->>'status',
+          amount = (w->>'amount')::bigint, currency = w->>'currency', record = w->'record', updated_at = now()
+        WHERE model = w->>'model' AND md5(id) = md5(w->>'id') AND id = w->>'id' AND version = expected;
+      GET DIAGNOSTICS changed = ROW_COUNT;
+      IF changed = 0 THEN RAISE EXCEPTION USING ERRCODE = 'PW409', MESSAGE = n::text; END IF;
+    END IF;
+  END LOOP;
+  IF jsonb_array_length(payload->'tokens') > 0 THEN
+    UPDATE ${s}.tokens SET used = true,
+        expires_at = CASE WHEN (payload->>'usedTtlMs')::bigint > 0
+          THEN clock_timestamp() + (payload->>'usedTtlMs')::bigint * interval '1 millisecond' END
+      WHERE md5(hash) IN (SELECT md5(value) FROM jsonb_array_elements_text(payload->'tokens'))
+        AND hash IN (SELECT value FROM jsonb_array_elements_text(payload->'tokens'))
+        AND NOT used AND (expires_at IS NULL OR expires_at > clock_timestamp());
+  END IF;
+  -- The events the writes make, in the same transaction: the transactional outbox.
+  IF payload ? 'events' THEN
+    INSERT INTO ${s}.outbox (partition, id, type, event, due_ms)
+      SELECT e.value->>'partition', e.value->>'id', e.value->>'type', e.value->>'json',
+          (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+        FROM jsonb_array_elements(payload->'events') WITH ORDINALITY AS e(value, position)
+        ORDER BY e.position;
+  END IF;
+  IF payload ? 'claim' AND (payload->>'release')::boolean THEN
+    DELETE FROM ${s}.claims WHERE md5(key) = md5(payload->'claim'->>'key') AND id = payload->'claim'->>'id';
+  END IF;
+  RETURN 'ok';
+END
+$fn$;`
   }
 ]
 

@@ -3,6 +3,7 @@ import {
   StorageBackend, assertTokenTtls, errorCodes,
   type CommitSet, type ModelClass, type Storage, type StorageOptions, type TokenStorage, type TokenTtls
 } from '../core/engine/index.ts'
+import { PostgresOutbox } from './postgres-outbox.ts'
 import { PostgresStorage, writePayload } from './postgres-storage.ts'
 import { PostgresTokenStorage } from './postgres-token-storage.ts'
 import { callCommit, quoted } from './sql.ts'
@@ -61,7 +62,7 @@ export class PostgresStorageBackend extends StorageBackend {
     const ownTokens = tokens instanceof PostgresTokenStorage && this.#mine(tokens.pool, tokens.schema)
     if (!ownTokens) {
       if (set.claim !== undefined && !await tokens.renewClaim(set.claim, set.claimTtlMs)) throw new errorCodes.PAYWIRE_ERR_CLAIM_LOST(set.claim.key)
-      if (set.writes.length > 0) await this.#apply(set, [])
+      if (set.writes.length > 0 || (set.events?.length ?? 0) > 0) await this.#apply(set, [])
       for (const hash of set.invalidateTokens) await tokens.invalidate(hash)
       if (set.claim !== undefined && set.releaseClaim) await tokens.releaseClaim(set.claim)
       return
@@ -75,13 +76,24 @@ export class PostgresStorageBackend extends StorageBackend {
 
   async #apply (set: CommitSet, parts: string[]): Promise<void> {
     const writes = `"writes":[${set.writes.map((write) => writePayload(write.storage.modelName, write)).join(',')}]`
-    const payload = `{${[writes, ...(parts.length === 0 ? ['"tokens":[]'] : parts)].join(',')}}`
+    // The events go in the same call: the function inserts them in the commit's transaction.
+    const events = set.events === undefined || set.events.length === 0 ? [] : [`"events":${JSON.stringify(set.events)}`]
+    const payload = `{${[writes, ...(parts.length === 0 ? ['"tokens":[]'] : parts), ...events].join(',')}}`
     const verdict = await callCommit(this.pool, this.#commit, payload)
     if (verdict === 'claim_lost') throw new errorCodes.PAYWIRE_ERR_CLAIM_LOST(set.claim?.key ?? '')
     if (typeof verdict === 'number') {
       const write = set.writes[verdict - 1]!
       throw write.storage.conflict(write.id)
     }
+  }
+
+  /** Events in the schema's outbox table, inserted by the commit function (migration 2). */
+  override get outbox (): PostgresOutbox {
+    return super.outbox as PostgresOutbox
+  }
+
+  protected override createOutbox (): PostgresOutbox {
+    return new PostgresOutbox(this.pool, this.schema)
   }
 
   /** Waits for background token sweeps, so the pool can end. */

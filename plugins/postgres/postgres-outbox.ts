@@ -1,0 +1,108 @@
+import type { Pool } from 'pg'
+import {
+  DEAD_EVENTS_KEPT, newClaimId,
+  type Outbox, type OutboxEntry, type OutboxLease, type OutboxRecord, type Settlement
+} from '../core/engine/index.ts'
+import { guarded, quoted } from './sql.ts'
+
+interface Row {
+  id: string
+  partition: string
+  type: string
+  event: string
+  attempts: number
+  due_ms: string
+  last_error: string | null
+}
+
+function entryOf (row: Row): OutboxEntry {
+  return {
+    id: row.id,
+    partition: row.partition,
+    type: row.type,
+    json: row.event,
+    attempts: row.attempts,
+    dueAt: Number(row.due_ms),
+    ...(row.last_error === null ? {} : { lastError: row.last_error })
+  }
+}
+
+/**
+ * The outbox in PostgreSQL (migration 2): the commit function inserts a commit's events in
+ * its own transaction; a partition's head is its oldest event not dead. Leases are rows
+ * that expire on the server's clock, like claims.
+ */
+export class PostgresOutbox implements Outbox {
+  readonly pool: Pool
+  readonly #s: string
+  readonly #heads: string
+
+  constructor (pool: Pool, schema: string) {
+    this.pool = pool
+    this.#s = quoted(schema)
+    this.#heads = `SELECT DISTINCT ON (partition) partition, due_ms FROM ${this.#s}.outbox WHERE dead_at IS NULL ORDER BY partition, seq`
+  }
+
+  async append (records: readonly OutboxRecord[]): Promise<void> {
+    await guarded(this.pool.query(`INSERT INTO ${this.#s}.outbox (partition, id, type, event, due_ms)
+      SELECT e->>'partition', e->>'id', e->>'type', e->>'json', (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+        FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS a(e, position) ORDER BY position`, [JSON.stringify(records)]))
+  }
+
+  async due (now: number, limit: number): Promise<string[]> {
+    const { rows } = await guarded(this.pool.query<{ partition: string }>(
+      `SELECT partition FROM (${this.#heads}) heads WHERE due_ms <= $1 ORDER BY due_ms LIMIT $2`, [now, limit]))
+    return rows.map((row) => row.partition)
+  }
+
+  async nextDueAt (): Promise<number | null> {
+    const { rows } = await guarded(this.pool.query<{ next: string | null }>(`SELECT min(due_ms) AS next FROM (${this.#heads}) heads`))
+    return rows[0]?.next == null ? null : Number(rows[0].next)
+  }
+
+  async lease (partition: string, ttlMs: number): Promise<OutboxLease | null> {
+    const id = newClaimId()
+    const { rows } = await guarded(this.pool.query(`INSERT INTO ${this.#s}.outbox_leases (partition, id, expires_at)
+      VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond')
+      ON CONFLICT (partition) DO UPDATE SET id = EXCLUDED.id, expires_at = EXCLUDED.expires_at
+        WHERE ${this.#s}.outbox_leases.expires_at <= clock_timestamp()
+      RETURNING id`, [partition, id, ttlMs]))
+    return rows.length === 1 ? { partition, id } : null
+  }
+
+  async head (lease: OutboxLease): Promise<OutboxEntry | null> {
+    const { rows } = await guarded(this.pool.query<Row>(`SELECT id, partition, type, event, attempts, due_ms, last_error FROM ${this.#s}.outbox
+      WHERE partition = $1 AND dead_at IS NULL ORDER BY seq LIMIT 1`, [lease.partition]))
+    return rows[0] === undefined ? null : entryOf(rows[0])
+  }
+
+  async settle (lease: OutboxLease, entry: OutboxEntry, settlement: Settlement): Promise<boolean> {
+    const held = `md5(id) = md5($3) AND id = $3 AND partition = $1 AND dead_at IS NULL AND EXISTS (SELECT 1 FROM ${this.#s}.outbox_leases l
+      WHERE l.partition = $1 AND l.id = $2 AND l.expires_at > clock_timestamp())`
+    const values = [lease.partition, lease.id, entry.id]
+    let changed: number | null
+    if (settlement.outcome === 'delivered') {
+      changed = (await guarded(this.pool.query(`DELETE FROM ${this.#s}.outbox WHERE ${held}`, values))).rowCount
+    } else if (settlement.outcome === 'retry') {
+      changed = (await guarded(this.pool.query(`UPDATE ${this.#s}.outbox SET attempts = attempts + 1, due_ms = $4, last_error = $5 WHERE ${held}`,
+        [...values, settlement.dueAt, settlement.error]))).rowCount
+    } else {
+      changed = (await guarded(this.pool.query(`UPDATE ${this.#s}.outbox SET attempts = attempts + 1, last_error = $4, dead_at = clock_timestamp() WHERE ${held}`,
+        [...values, settlement.error]))).rowCount
+      // Only the newest dead events are kept.
+      await guarded(this.pool.query(`DELETE FROM ${this.#s}.outbox WHERE dead_at IS NOT NULL AND seq NOT IN
+        (SELECT seq FROM ${this.#s}.outbox WHERE dead_at IS NOT NULL ORDER BY dead_at DESC, seq DESC LIMIT $1)`, [DEAD_EVENTS_KEPT]))
+    }
+    return changed === 1
+  }
+
+  async release (lease: OutboxLease): Promise<void> {
+    await guarded(this.pool.query(`DELETE FROM ${this.#s}.outbox_leases WHERE partition = $1 AND id = $2`, [lease.partition, lease.id]))
+  }
+
+  async dead (limit = DEAD_EVENTS_KEPT): Promise<OutboxEntry[]> {
+    const { rows } = await guarded(this.pool.query<Row>(`SELECT id, partition, type, event, attempts, due_ms, last_error FROM ${this.#s}.outbox
+      WHERE dead_at IS NOT NULL ORDER BY dead_at DESC, seq DESC LIMIT $1`, [limit]))
+    return rows.map(entryOf)
+  }
+}
