@@ -185,6 +185,12 @@ export async function buildDemoShop (options: DemoShopOptions = {}): Promise<Fas
     if (options.redisUrl !== undefined) paywireOptions.tokenStorage = app.paywireRedis.createTokenStorage()
   }
   await app.register(paywire, paywireOptions)
+  // The shop ships on the event, not on the done page: a webhook or a Sync may settle a
+  // payment long after the buyer left. Delivered at least once: a real shop deduplicates
+  // by event.id (docs/events.md).
+  app.paywire.on('payment.captured', function orderPaid (event) {
+    app.log.info({ order: event.payment.number, event: event.id }, `order ${event.payment.number ?? event.payment.id} paid`)
+  })
   await app.register(offlineGateway)
   // POST /graphql: createPayment for frontends; back-office operations stay denied (no authorize option).
   // No GraphiQL: its page loads its scripts from a CDN, and is blank without internet.

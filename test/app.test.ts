@@ -33,6 +33,20 @@ t.test('the checkout page lists the gateways and runs the preparation procedure'
   t.match(done.body, '€12.50')
 })
 
+t.test('the shop ships on payment.captured: its event handler logs "order DEMO-… paid", once', async (t) => {
+  const lines: Array<Record<string, unknown>> = []
+  const stream = { write: (line: string) => { lines.push(JSON.parse(line)) } }
+  const app = await buildDemoShop({ baseUrl: 'https://shop.example', logger: { level: 'info', stream } })
+  t.teardown(() => app.close())
+  const checkout = await app.inject({ method: 'POST', url: '/checkout', payload: 'amount=9.99&currency=EUR&gateway=offline', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  const capture = await app.inject({ url: pathOf(checkout.headers.location) })
+  t.equal(capture.statusCode, 302)
+  await app.paywire.events.drain()
+  const paid = lines.filter((line) => /paid$/.test(String(line.msg)))
+  t.match(paid, [{ level: 30, msg: /^order DEMO-[0-9A-Z]+-[0-9A-F]{10} paid$/, order: /^DEMO-/, event: /^[0-9a-f-]{36}$/ }])
+  t.equal(paid.length, 1)
+})
+
 t.test('bad checkout input gets the form back with a message, never a payment', async (t) => {
   const app = await buildDemoShop({ baseUrl: 'https://shop.example' })
   t.teardown(() => app.close())
