@@ -21,7 +21,7 @@ async function secondInstance (t: any, shop: Shop, keyPrefix: string) {
   await app.register(paypalRestGateway)
   const origin = await app.listen({ port: 0, host: '127.0.0.1' })
   const { id: webhookId } = shop.paypal.simulator.webhooks.subscribe({ url: `${origin}/payment/notify/unsafe/${GATEWAY}`, clientId: shop.client.clientId })
-  app.paywire.addGateway(GATEWAY, { ...shop.gatewayOptions, webhook_id: webhookId })
+  app.paywire.addGateway(GATEWAY, { ...shop.gatewayOptions, factory: 'paypal_rest', webhook_id: webhookId })
   return app
 }
 
