@@ -132,3 +132,24 @@ t.test('close() stops delivery: events committed meanwhile stay in the outbox', 
   await paywire.executeExclusive('cash', payment, (model) => new Capture(model))
   t.not(await paywire.events.outbox.nextDueAt(), null, 'kept for whoever delivers next (on a shared storage: another instance, or this one after a restart)')
 })
+
+t.test('delivery options are checked: a wrong one is a coded error naming it', async (t) => {
+  t.throws(() => new PaywireBuilder().setEventDelivery({ retryBaseMs: -1 }), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /events\.retryBaseMs/ })
+  t.throws(() => new PaywireBuilder().setEventDelivery({ leaseMs: 1.5 }), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /events\.leaseMs/ })
+})
+
+t.test('a handler slower than closeTimeoutMs does not hold close() forever; its event stays for the next instance', async (t) => {
+  const { paywire } = shop(t, { closeTimeoutMs: 0 })
+  let entered!: () => void
+  const inside = new Promise<void>((resolve) => { entered = resolve })
+  paywire.on('payment.captured', () => {
+    entered()
+    return new Promise<void>(() => {})
+  })
+  const payment = await newPayment(paywire)
+  paywire.events.start()
+  await paywire.executeExclusive('cash', payment, (model) => new Capture(model))
+  await inside
+  await paywire.events.close()
+  t.not(await paywire.events.outbox.nextDueAt(), null, 'not delivered: it stays in the outbox')
+})
