@@ -8,9 +8,12 @@ import Fastify from 'fastify'
 import { Cluster } from 'ioredis'
 import t from 'tap'
 import { offlineGateway } from '../../../gateways/offline/index.ts'
-import { Identity, Payment, Token, UnitOfWork, affinityTag, paywire, type Storage } from '../../../plugins/core/index.ts'
+import {
+  Identity, Payment, PaywireEvents, Token, UnitOfWork, affinityTag, outboxRecord, partitionOf, paywire, type Storage
+} from '../../../plugins/core/index.ts'
 import { generateTokenHash } from '../../../plugins/core/engine/security/random.ts'
 import { RedisStorageBackend, paywireRedis } from '../../../plugins/redis/index.ts'
+import { recordKey } from '../../../plugins/redis/keys.ts'
 import { backendContract } from '../../helpers/backend-contract.ts'
 import { ownCluster } from '../../helpers/redis-cluster.ts'
 
@@ -167,4 +170,39 @@ t.test('a Cluster client of the application: named by its nodes; requireDurabili
   for (const node of cluster.nodes) t.match(error?.message, `${node.host}:${node.port}`)
   t.match(error?.message, /^Redis at redis-cluster:\/\//)
   t.equal(own.status, 'ready', 'the application\'s client is left open')
+})
+
+t.test('events: a payment\'s outbox list is in its slot, written by its commit; a lost due mark is found by recover()', async (t) => {
+  const { backend, payments } = backendFor()
+  const tokens = backend.createTokenStorage()
+  const payment = await saved(payments, { number: 'EVENTS-CLUSTER' })
+  const identity = new Identity(payment.id as string, 'Payment')
+  const claim = await tokens.claimModel(identity, 10_000)
+  const partition = partitionOf('Payment', payment.id as string)
+  const unit = new UnitOfWork({
+    backend,
+    tokenStorage: tokens,
+    claim,
+    claimTtlMs: 10_000,
+    events: { describe: () => [outboxRecord({ id: randomUUID(), type: 'payment.captured' }, partition)], committed: () => {} }
+  })
+  payment.description = 'captured'
+  unit.save(payment, payments)
+  await unit.commit()
+  const listKey = backend.outbox.listKey(partition)
+  const slot = async (key: string) => await cluster.client.cluster('KEYSLOT', key)
+  t.equal(await slot(listKey), await slot(recordKey(backend.keyPrefix, 'Payment', payment.id as string)),
+    'the events sit in the payment\'s slot: one script stored both')
+  t.equal(await cluster.client.llen(listKey), 1)
+  // The due mark (another slot) lost, as when its node failed at that very moment.
+  await cluster.client.zrem(backend.outbox.dueKey, partition)
+  const events = new PaywireEvents({ debug: () => {}, info: () => {}, warn: () => {}, error: () => {} }, { outbox: backend.outbox })
+  t.teardown(() => events.close())
+  const heard: string[] = []
+  events.onAny((event) => { heard.push(event.type) })
+  t.same(await backend.outbox.due(Date.now(), 100), [], 'nothing looks due')
+  await backend.outbox.recover()
+  await events.drain()
+  t.same(heard, ['payment.captured'], 'found by the SCAN of the masters, and delivered')
+  t.equal(await cluster.client.exists(listKey), 0, 'delivered events are not kept')
 })
