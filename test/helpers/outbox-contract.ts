@@ -152,4 +152,14 @@ export function outboxContract (t: Test, make: (t: any) => Promise<BackendUnderT
     await outbox.release(lease!)
     t.same(await outbox.due(Date.now(), 100), [], 'nothing due once delivered: delivered events are not kept')
   })
+
+  t.test('contract: events outside a commit (money.unmatched) are stored and delivered like the others', async (t: any) => {
+    const under = await make(t)
+    const events = dispatcher(under.backend, t)
+    const heard: unknown[] = []
+    events.on('money.unmatched', (event) => { heard.push(event) })
+    await events.emit('money.unmatched', { gateway: 'paypal', provider: 'PayPal', eventId: 'WH-1', resourceIds: { sale: 'S-1' } })
+    await events.drain()
+    t.match(heard, [{ type: 'money.unmatched', eventId: 'WH-1', resourceIds: { sale: 'S-1' } }])
+  })
 }

@@ -1,6 +1,7 @@
 import t from 'tap'
 import {
-  Cancel, Capture, Logger, Payment, PaywireBuilder, Refund, type AnyPaywireEvent, type EventDeliveryOptions, type PaymentEvent
+  Cancel, Capture, Logger, MemoryOutbox, MemoryStorage, Payment, PaymentStateReader, PaywireBuilder, PaywireEvents, Refund, classify, describeWrites,
+  type AnyPaywireEvent, type EventDeliveryOptions, type HumanStatusValue, type PaymentEvent, type PaymentState
 } from '../../../../../plugins/core/engine/index.ts'
 import { OfflineGatewayFactory } from '../../../../../gateways/offline/index.ts'
 
@@ -152,4 +153,46 @@ t.test('a handler slower than closeTimeoutMs does not hold close() forever; its 
   await inside
   await paywire.events.close()
   t.not(await paywire.events.outbox.nextDueAt(), null, 'not delivered: it stays in the outbox')
+})
+
+t.test('the outbox failing (a storage outage) is logged; the next pass delivers; a failed lease release is left to expire', async (t) => {
+  let failures = 2
+  const flaky = new (class extends MemoryOutbox {
+    override async due (now: number, limit: number): Promise<string[]> {
+      if (failures-- > 0) throw new Error('storage unavailable')
+      return await super.due(now, limit)
+    }
+
+    override async release (): Promise<void> { throw new Error('storage unavailable') }
+  })()
+  const logger = recordingLogger()
+  const events = new PaywireEvents(logger, { outbox: flaky })
+  t.teardown(() => events.close())
+  const heard: string[] = []
+  events.onAny((event) => { heard.push(event.type) })
+  await events.emit('money.unmatched', { gateway: 'paypal', provider: 'PayPal', resourceIds: {} })
+  await events.drain()
+  t.same(heard, ['money.unmatched'])
+  t.match(logger.lines.filter(([level]) => level === 'error'), [['error', { err: { message: 'storage unavailable' } }, /outbox failed/]])
+})
+
+t.test('describeWrites: which writes make events, and what they carry', async (t) => {
+  const reader = new (class extends PaymentStateReader {
+    read (record: Record<string, unknown>): PaymentState | undefined {
+      return typeof record.status === 'string' ? { status: record.status as HumanStatusValue } : undefined
+    }
+  })()
+  const storage = new MemoryStorage(Payment)
+  const write = (record: Record<string, unknown> | null, previous: Record<string, unknown> | null = null) =>
+    ({ storage, id: 'P-1', record, json: null, expectedVersion: 1, stamps: {}, previous }) as any
+  const none = () => undefined
+  t.same(describeWrites([write(null)], 'cash', () => reader), [], 'a delete makes none')
+  t.same(describeWrites([write({ status: 'captured' })], undefined, () => reader), [], 'no gateway to read it with')
+  t.same(describeWrites([write({ status: 'captured' })], 'cash', none), [], 'a gateway without a reader')
+  t.same(describeWrites([write({ other: true })], 'cash', () => reader), [], 'a record the reader does not know')
+  const [unknown] = describeWrites([write({ status: 'unknown' }, { other: true })], 'cash', () => reader)
+  t.match(JSON.parse(unknown?.json as string), { type: 'payment.status_changed', previousStatus: 'new', status: 'unknown', amounts: { captured: 0 }, payment: { model: 'Payment', id: 'P-1' } })
+  t.notOk('number' in JSON.parse(unknown?.json as string).payment, 'no number when the record has none')
+  t.same(describeWrites([write({ status: 'captured' }, { status: 'captured' })], 'cash', () => reader), [], 'the same status, no money moved')
+  t.equal(classify({ status: 'captured', amounts: { captured: 5, refunded: 0, reversed: 0 } }, { status: 'refunded', amounts: { captured: 5, refunded: 0, reversed: 5 } }), 'payment.reversed')
 })
