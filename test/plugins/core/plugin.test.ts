@@ -1,5 +1,5 @@
 import { fastifyAwilixPlugin } from '@fastify/awilix'
-import { createContainer } from 'awilix'
+import { asFunction, createContainer } from 'awilix'
 import Fastify, { type FastifyInstance } from 'fastify'
 import t from 'tap'
 import { request } from 'undici'
@@ -150,6 +150,24 @@ t.test('one Awilix container per application, with a redacting logger over app.l
   await app.ready()
   t.equal(app.diContainer, own, 'an application\'s own container is kept')
   t.equal(app.paywire.container.awilix, own)
+})
+
+t.test('the shop\'s own requests get no DI scope, and the plugin\'s container is disposed on close', async (t) => {
+  const app = Fastify()
+  await app.register(paywire, { baseUrl: 'https://shop.example' })
+  let scope: unknown = 'not seen'
+  app.get('/shop', async (request) => {
+    scope = (request as unknown as { diScope?: unknown }).diScope
+    return 'ok'
+  })
+  await app.ready()
+  t.equal((await app.inject('/shop')).statusCode, 200)
+  t.equal(scope, undefined, 'no per-request Awilix scope: registered only by an application that asks for it')
+  let disposed = false
+  app.diContainer.register('probe', asFunction(() => ({})).singleton().disposer(() => { disposed = true }))
+  app.diContainer.resolve('probe')
+  await app.close()
+  t.ok(disposed, 'the container the plugin created is disposed with the application')
 })
 
 class Api {
