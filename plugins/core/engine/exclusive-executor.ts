@@ -8,7 +8,7 @@ import type { Reply } from './reply/replies.ts'
 import type { Claim, TokenStorage } from './security/token-storage.ts'
 import type { StorageBackend } from './storage/storage-backend.ts'
 import type { StorageRegistry } from './storage/storage-registry.ts'
-import { describeGatewayRequest, traceGatewayExecute } from './telemetry.ts'
+import { describeGatewayRequest, runInSpan, startGatewayExecuteSpan } from './telemetry.ts'
 import { UnitOfWork } from './unit-of-work.ts'
 
 /** How long a claim lasts unless renewed; it is renewed every third of it while the gateway runs. */
@@ -77,7 +77,8 @@ export class ExclusiveExecutor {
 
   execute<R> (gateway: Gateway, target: ExclusiveTarget, createRequest: (target: Token | Identity) => R,
     options: ExclusiveOptions = {}): Promise<ExclusiveResult<R>> {
-    return traceGatewayExecute(gateway.name, undefined, () => this.#execute(gateway, target, createRequest, options))
+    const span = startGatewayExecuteSpan(gateway.name, undefined)
+    return span === undefined ? this.#execute(gateway, target, createRequest, options) : runInSpan(span, () => this.#execute(gateway, target, createRequest, options))
   }
 
   async #execute<R> (gateway: Gateway, target: ExclusiveTarget, createRequest: (target: Token | Identity) => R,

@@ -10,7 +10,7 @@ import { injectApi, isApiAware } from './legacy/api-aware.ts'
 import type { Logger } from './logger.ts'
 import { Identity } from './model/identity.ts'
 import { Reply } from './reply/replies.ts'
-import { traceAction, traceGatewayExecute } from './telemetry.ts'
+import { runInSpan, startActionSpan, startGatewayExecuteSpan } from './telemetry.ts'
 import type { UnitOfWork } from './unit-of-work.ts'
 
 export interface ExecuteOptions {
@@ -110,13 +110,14 @@ export class Gateway {
     const previous = parent !== undefined && parent.gateway === this ? [...parent.previous, parent] : []
     const context = new Context(this, request, previous, previous.length === 0 ? options.unit : undefined)
     // With a unit, the caller (ExclusiveExecutor) holds the span: it also covers the commit.
-    if (previous.length === 0 && options.unit === undefined) {
-      await traceGatewayExecute(this.#name, request, async () => {
+    const span = previous.length === 0 && options.unit === undefined ? startGatewayExecuteSpan(this.#name, request) : undefined
+    if (span === undefined) {
+      await currentContext.run(context, () => this.#run(context))
+    } else {
+      await runInSpan(span, async () => {
         await currentContext.run(context, () => this.#run(context))
         if (context.exception !== undefined) throw context.exception
       })
-    } else {
-      await currentContext.run(context, () => this.#run(context))
     }
 
     if (context.exception !== undefined) throw context.exception
@@ -134,7 +135,9 @@ export class Gateway {
       await this.#callExtensions('onExecute', context)
       const action = context.action
       if (isGatewayAware(action)) action.setGateway(this)
-      await traceAction(this.#name, action, context.request, context.previous.length, async () => { await action.execute(context.request) })
+      const span = startActionSpan(this.#name, action, context.request, context.previous.length)
+      if (span === undefined) await action.execute(context.request)
+      else await runInSpan(span, async () => { await action.execute(context.request) })
     } catch (thrown) {
       if (thrown instanceof Reply) context.reply = thrown
       else context.exception = toError(thrown)

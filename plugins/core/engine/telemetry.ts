@@ -33,6 +33,11 @@ export async function traced<T> (name: string, options: SpanOptions, describe: (
   const span = tracer.startSpan(name, options)
   if (!span.isRecording()) return await run()
   describe?.(span)
+  return await runInSpan(span, run)
+}
+
+/** Runs `run` with `span` active, and ends it (with an error status if `run` throws). */
+export async function runInSpan<T> (span: Span, run: () => Promise<T>): Promise<T> {
   try {
     return await context.with(trace.setSpan(context.active(), span), run)
   } catch (thrown) {
@@ -59,13 +64,15 @@ export function failSpan (span: Span, thrown: unknown): void {
 /**
  * `gateway.execute`: one top-level request to a gateway (nested executes are its actions).
  * Under ExclusiveExecutor it covers every attempt and the commit; `request` is then set by
- * describeGatewayRequest() once the attempt made it.
+ * describeGatewayRequest() once the attempt made it. Undefined when not recording: the
+ * caller then runs its work as it is (runInSpan() otherwise).
  */
-export function traceGatewayExecute<T> (gateway: string | undefined, request: unknown, run: () => Promise<T>): Promise<T> {
-  return traced(SPAN_GATEWAY_EXECUTE, INTERNAL, (span) => {
-    if (gateway !== undefined) span.setAttribute('paywire.gateway.name', gateway)
-    if (request !== undefined) span.setAttribute('paywire.request.type', typeName(request))
-  }, run)
+export function startGatewayExecuteSpan (gateway: string | undefined, request: unknown): Span | undefined {
+  const span = tracer.startSpan(SPAN_GATEWAY_EXECUTE, INTERNAL)
+  if (!span.isRecording()) return undefined
+  if (gateway !== undefined) span.setAttribute('paywire.gateway.name', gateway)
+  if (request !== undefined) span.setAttribute('paywire.request.type', typeName(request))
+  return span
 }
 
 /** Names the request of the active `gateway.execute` span, and which attempt this is (ExclusiveExecutor). */
@@ -75,19 +82,21 @@ export function describeGatewayRequest (request: unknown, attempt: number): void
   span.setAttributes({ 'paywire.request.type': typeName(request), 'paywire.attempts': attempt })
 }
 
-/** `paywire.action`: one action executing one request. */
-export function traceAction<T> (gateway: string | undefined, action: object, request: unknown, depth: number, run: () => Promise<T>): Promise<T> {
-  return traced(SPAN_ACTION, INTERNAL, (span) => {
-    if (gateway !== undefined) span.setAttribute('paywire.gateway.name', gateway)
-    span.setAttributes({ 'paywire.action.name': typeName(action), 'paywire.request.type': typeName(request), 'paywire.action.depth': depth })
-  }, run)
+/** `paywire.action`: one action executing one request; undefined when not recording (see startGatewayExecuteSpan). */
+export function startActionSpan (gateway: string | undefined, action: object, request: unknown, depth: number): Span | undefined {
+  const span = tracer.startSpan(SPAN_ACTION, INTERNAL)
+  if (!span.isRecording()) return undefined
+  if (gateway !== undefined) span.setAttribute('paywire.gateway.name', gateway)
+  span.setAttributes({ 'paywire.action.name': typeName(action), 'paywire.request.type': typeName(request), 'paywire.action.depth': depth })
+  return span
 }
 
-/** `paywire.storage.commit`: one UnitOfWork commit (or checkpoint) to the storage backend. */
-export function traceStorageCommit<T> (backend: object, writes: number, checkpoint: boolean, run: () => Promise<T>): Promise<T> {
-  return traced(SPAN_STORAGE_COMMIT, INTERNAL, (span) => {
-    span.setAttributes({ 'paywire.storage.backend': typeName(backend), 'paywire.storage.writes': writes, 'paywire.storage.checkpoint': checkpoint })
-  }, run)
+/** `paywire.storage.commit`: one UnitOfWork commit (or checkpoint); undefined when not recording. */
+export function startStorageCommitSpan (backend: object, writes: number, checkpoint: boolean): Span | undefined {
+  const span = tracer.startSpan(SPAN_STORAGE_COMMIT, INTERNAL)
+  if (!span.isRecording()) return undefined
+  span.setAttributes({ 'paywire.storage.backend': typeName(backend), 'paywire.storage.writes': writes, 'paywire.storage.checkpoint': checkpoint })
+  return span
 }
 
 /**
