@@ -100,8 +100,9 @@ const paywirePlugin: FastifyPluginAsync<PaywirePluginOptions> = async function p
     .setBaseUrl(baseUrlSource(app, options))
     .setShopOrigins(shopOrigins(app, options))
     .setGenericTokenFactoryPaths(routeTokenPaths(prefix))
-    // Paywire's logger redacts; the application's own logger is left as it is.
-    .addGlobalService(Logger, paywireLogger(app.log))
+    // Paywire's logger redacts; the application's own logger is left as it is. Inside the
+    // payment routes, lines go to request.log (they carry the request id).
+    .addGlobalService(Logger, paywireLogger(app.log, { followRequests: true }))
   if (options.backend !== undefined) builder.setStorageBackend(options.backend)
   if (options.claimTtlMs !== undefined) builder.setClaimTtlMs(options.claimTtlMs)
   if (options.tokenStorage !== undefined) builder.setTokenStorage(options.tokenStorage)

@@ -14,6 +14,7 @@ import { DetailsRecord } from './model/array-object.ts'
 import { Payment } from './model/payment.ts'
 import { Payout } from './model/payout.ts'
 import { Paywire } from './paywire.ts'
+import { paywireLogger } from './redact.ts'
 import { DEFAULT_TOKEN_PATHS, GenericTokenFactory, type TokenPaths } from './security/generic-token-factory.ts'
 import { HttpRequestVerifier } from './security/http-request-verifier.ts'
 import { TokenFactory, type BaseUrl } from './security/token-factory.ts'
@@ -155,7 +156,9 @@ export class PaywireBuilder {
     const shopOrigins = this.#shopOrigins ?? (() => typeof baseUrl === 'string' ? [new URL(baseUrl).origin] : [])
 
     const defaultHttpClient = this.#globalServices.has(HttpClient) ? undefined : new UndiciHttpClient()
-    const logger = (this.#globalServices.get(Logger) ?? new NullLogger()) as Logger
+    // Every line Paywire writes goes through the redaction layer, to the request's own logger
+    // while one is served (runWithHttpRequest), else to the logger given here.
+    const logger = paywireLogger((this.#globalServices.get(Logger) ?? new NullLogger()) as Logger)
     const executor = new ExclusiveExecutor({ tokenStorage, backend: this.#backend, storages: this.#storages, logger, claimTtlMs: this.#claimTtlMs })
     const events = new PaywireEvents(logger)
     container.set(Logger, logger)
@@ -166,7 +169,7 @@ export class PaywireBuilder {
     container.set(StorageRegistry, this.#storages)
     container.set(GenericTokenFactory, tokenFactory)
     container.set(StorageBackend, this.#backend)
-    for (const [id, service] of this.#globalServices) container.set(id, service)
+    for (const [id, service] of this.#globalServices) if (id !== Logger) container.set(id, service)
 
     const gateways = new GatewayRegistry({
       container,

@@ -8,6 +8,7 @@ import {
 } from './errors.ts'
 import type { Extension } from './extension/extension.ts'
 import { Gateway } from './gateway.ts'
+import { Logger } from './logger.ts'
 import { isLegacyGatewayFactory, type GatewayFactoryInterface } from './legacy/gateway-factory.ts'
 import { createLegacyGateway } from './legacy/registry-bridge.ts'
 import { didYouMean } from './suggest.ts'
@@ -79,7 +80,7 @@ export class GatewayRegistry {
 
   addGateway (name: string, options: GatewayOptions | Gateway): this {
     if (options instanceof Gateway) {
-      this.#gateways.set(name, options)
+      this.#gateways.set(name, options.observe(name, this.#logger()))
       return this
     }
     this.#options.set(name, mergeGatewayOptions(name, this.#options.get(name), options))
@@ -149,8 +150,12 @@ export class GatewayRegistry {
     const gateway = entry.factory.createGateway(scope)
     for (const extension of this.#extensions) gateway.addExtension(extension)
     this.#scopes.push(scope)
-    this.#gateways.set(name, gateway)
+    this.#gateways.set(name, gateway.observe(name, this.#logger()))
     return gateway
+  }
+
+  #logger (): Logger | undefined {
+    return this.#container.has(Logger) ? this.#container.get(Logger) : undefined
   }
 
   #unknownFactory (factoryName: string, gatewayName: string): Error {
@@ -170,7 +175,7 @@ export class GatewayRegistry {
       container: scope
     })
     for (const extension of this.#extensions) gateway.addExtension(extension)
-    this.#gateways.set(name, gateway)
+    this.#gateways.set(name, gateway.observe(name, this.#logger()))
     return gateway
   }
 }

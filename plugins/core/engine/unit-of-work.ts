@@ -4,6 +4,7 @@ import { AbstractStorage, type StagedWrite } from './storage/abstract-storage.ts
 import type { UnstagedSave } from './storage/commit.ts'
 import type { StorageBackend } from './storage/storage-backend.ts'
 import type { Storage } from './storage/storage.ts'
+import { runInSpan, startStorageCommitSpan } from './telemetry.ts'
 
 export interface UnitOfWorkParts {
   backend: StorageBackend
@@ -102,14 +103,18 @@ export class UnitOfWork {
       staged.push([model, write])
     }
     if (staged.length === 0 && unstaged.length === 0 && this.#invalidate.length === 0 && (claim === undefined || !release)) return
-    await this.#parts.backend.commit({
+    const { backend, tokenStorage } = this.#parts
+    const set = {
       writes: staged.map(([, write]) => write),
       unstaged,
       invalidateTokens: release ? this.#invalidate : [],
       claim,
       claimTtlMs: this.#parts.claimTtlMs ?? 0,
       releaseClaim: release
-    }, this.#parts.tokenStorage)
+    }
+    const span = startStorageCommitSpan(backend, staged.length + unstaged.length, !release)
+    if (span === undefined) await backend.commit(set, tokenStorage)
+    else await runInSpan(span, () => backend.commit(set, tokenStorage))
     for (const [model, write] of staged) (write.storage as AbstractStorage<object>).settle(model, write)
     this.#written += staged.length + unstaged.length
     this.#saves.clear()

@@ -14,6 +14,16 @@ async function ready (app: FastifyInstance): Promise<void> {
   await app.ready()
 }
 
+t.test('an option error quotes the expected pattern with its case intact', async (t) => {
+  const app = Fastify()
+  app.register(paywire, { baseUrl: 'https://shop.example', prefix: 'payment' })
+  const error = await ready(app).then(() => undefined, (error: Error) => error)
+  t.equal((error as { code?: string } | undefined)?.code, 'PAYWIRE_ERR_INVALID_OPTION')
+  t.match(error?.message, "'^(/[A-Za-z0-9._~-]+)+$'", 'the pattern a user must match, as written in the schema')
+  t.notMatch(error?.message, 'a-za-z')
+  await app.close()
+})
+
 t.test('invalid options fail app.ready() with a coded error naming the option', async (t) => {
   const cases: Array<[Record<string, unknown>, string]> = [
     [{ prefix: 'payment' }, 'prefix'],
