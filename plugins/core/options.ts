@@ -5,7 +5,7 @@ import {
   errorCodes, type EventDeliveryOptions, type GatewayOptions, type ModelClass, type PaywireBuilder, type Storage, type StorageBackend, type TokenStorage
 } from './engine/index.ts'
 import { checkPagesOptions, type PagesOptions } from './pages.ts'
-import { refuseUnknownOptions } from './engine/suggest.ts'
+import { asSentenceTail, refuseUnknownOptions } from './engine/suggest.ts'
 import { GatewayName } from './schemas.ts'
 
 export const DEFAULT_PREFIX = '/payment'
@@ -103,7 +103,7 @@ export function validateOptions (options: PaywirePluginOptions): void {
   const error = Value.Errors(PaywirePluginOptionsSchema, options).First()
   if (error !== undefined) {
     const option = error.path.slice(1).replace(/\//g, '.') || 'options'
-    fail(option, error.message.toLowerCase())
+    fail(option, asSentenceTail(error.message))
   }
   if (options.baseUrl !== undefined && !URL.canParse(options.baseUrl)) fail('baseUrl', 'must be an absolute http(s) URL')
   options.trustRequestBaseUrl?.forEach((origin, index) => {

@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import { errorCodes } from '../core/engine/index.ts'
 import { CurrencyCode, GatewayName, MinorUnits, TokenHash } from '../core/schemas.ts'
+import { asSentenceTail } from '../core/engine/suggest.ts'
 import { withFields } from './errors.ts'
 import { PAYWIRE_ERR_GRAPHQL_INVALID_AFTER_URL } from './codes.ts'
 
@@ -104,8 +105,8 @@ export function check<S extends TSchema> (schema: S, value: unknown, prefix = ''
   if (last === 'totalAmount' || last === 'amount') throw withFields(new errorCodes.PAYWIRE_ERR_INVALID_AMOUNT(given), { field })
   if (last === 'currencyCode' && prefix === 'input') throw withFields(new errorCodes.PAYWIRE_ERR_UNKNOWN_CURRENCY(given), { currencyCode: given })
   if (last === 'gateway' && prefix === 'input') throw withFields(new errorCodes.PAYWIRE_ERR_UNKNOWN_GATEWAY(given, ''), { gateway: given })
-  if (last === 'afterUrl') throw invalidAfterUrl(problem.message.toLowerCase())
-  throw withFields(new errorCodes.PAYWIRE_ERR_VALIDATION(field, problem.message.toLowerCase()), { field })
+  if (last === 'afterUrl') throw invalidAfterUrl(asSentenceTail(problem.message))
+  throw withFields(new errorCodes.PAYWIRE_ERR_VALIDATION(field, asSentenceTail(problem.message)), { field })
 }
 
 export function invalidAfterUrl (reason: string): Error {

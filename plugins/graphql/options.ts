@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { MercuriusOptions } from 'mercurius'
 import { errorCodes } from '../core/engine/index.ts'
-import { refuseUnknownOptions } from '../core/engine/suggest.ts'
+import { asSentenceTail, refuseUnknownOptions } from '../core/engine/suggest.ts'
 import type { Authorize } from './context.ts'
 import type { IdempotencySettings } from './idempotency.ts'
 import type { IdempotencyStore } from './idempotency-stores.ts'
@@ -97,7 +97,7 @@ export function validateOptions (options: PaywireGraphqlOptions): AfterUrlOrigin
   const idempotency = options.idempotency
   if (typeof idempotency === 'object' && idempotency !== null) refuseUnknownOptions('paywire-graphql', idempotency, IDEMPOTENCY_OPTION_NAMES, 'idempotency.')
   const error = Value.Errors(OptionsSchema, options).First()
-  if (error !== undefined) fail(error.path.slice(1).replace(/\//g, '.'), error.message.toLowerCase())
+  if (error !== undefined) fail(error.path.slice(1).replace(/\//g, '.'), asSentenceTail(error.message))
   const { mercurius } = options
   if (mercurius !== undefined && typeof mercurius !== 'boolean' && (typeof mercurius !== 'object' || mercurius === null)) {
     fail('mercurius', 'must be true (register mercurius with safe defaults) or mercurius options')

@@ -79,7 +79,57 @@ async function tokenRates (): Promise<{ createPerSecond: number, verifyPerSecond
   return { createPerSecond, verifyPerSecond }
 }
 
+const retained: unknown[] = []
+
+/**
+ * Memory that stays: 10,000 payments stored in the memory storage (each as the demo shop
+ * fills it), and 1,000 built gateways left idle. Heap and RSS after a full GC.
+ */
+async function memory (): Promise<{ heapPer10kPayments: number, rssPer10kPayments: number, heapPerIdleGateway: number, rssPerIdleGateway: number }> {
+  const count = 10_000
+  const paywire = paywireWith(1)
+  const storage = paywire.getStorage(Payment)
+  // One payment first: the storage's own structures are not the payments' cost.
+  await storage.update(Object.assign(storage.create(), { totalAmount: 1, currencyCode: 'EUR' }))
+  gc()
+  let before = process.memoryUsage()
+  for (let i = 0; i < count; i++) {
+    const payment = storage.create()
+    Object.assign(payment, {
+      gatewayName: 'g0',
+      number: `DEMO-${i.toString(36).toUpperCase()}-0123456789`,
+      totalAmount: 1234,
+      currencyCode: 'EUR',
+      description: 'Demo order',
+      clientEmail: ''
+    })
+    await storage.update(payment)
+  }
+  gc()
+  let after = process.memoryUsage()
+  // Still referenced after the measurement, or V8 may collect the storage before it.
+  retained.push(storage)
+  const heapPer10kPayments = after.heapUsed - before.heapUsed
+  const rssPer10kPayments = after.rss - before.rss
+  const gateways = 1000
+  const built = paywireWith(gateways)
+  built.getGateway('g0')
+  gc()
+  before = process.memoryUsage()
+  for (let i = 1; i < gateways; i++) built.getGateway(`g${i}`)
+  gc()
+  after = process.memoryUsage()
+  retained.push(built)
+  return {
+    heapPer10kPayments,
+    rssPer10kPayments,
+    heapPerIdleGateway: (after.heapUsed - before.heapUsed) / (gateways - 1),
+    rssPerIdleGateway: (after.rss - before.rss) / (gateways - 1)
+  }
+}
+
 const result = {
+  memory: await memory(),
   coldGatewayBuildMs: coldBuildMs(),
   cachedGetGatewayNs: cachedLookupNs(),
   bytesPerBuiltGateway: bytesPerGateway(),

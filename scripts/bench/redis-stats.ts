@@ -5,16 +5,20 @@ export interface RedisCounters {
   commands: number
   /** Read events the server processed: one per batch of commands a client sent, i.e. round trips. */
   reads: number
+  /** CPU seconds Redis spent (INFO cpu, user + system, main thread and children). */
+  cpuSeconds: number
 }
 
 export async function redisCounters (redis: Redis): Promise<RedisCounters> {
   const stats = await redis.info('stats')
   const commandstats = await redis.info('commandstats')
+  const cpu = await redis.info('cpu')
+  const cpuSeconds = Number(/used_cpu_user:([\d.]+)/.exec(cpu)?.[1] ?? NaN) + Number(/used_cpu_sys:([\d.]+)/.exec(cpu)?.[1] ?? NaN)
   const reads = Number(/total_reads_processed:(\d+)/.exec(stats)?.[1] ?? NaN)
   let commands = 0
   for (const match of commandstats.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)) {
     // The benchmark's own INFO calls are not the applications' work.
     if (match[1] !== 'info') commands += Number(match[2])
   }
-  return { commands, reads }
+  return { commands, reads, cpuSeconds }
 }

@@ -15,6 +15,7 @@ import { DetailsRecord } from './model/array-object.ts'
 import { Payment } from './model/payment.ts'
 import { Payout } from './model/payout.ts'
 import { Paywire } from './paywire.ts'
+import { paywireLogger } from './redact.ts'
 import { DEFAULT_TOKEN_PATHS, GenericTokenFactory, type TokenPaths } from './security/generic-token-factory.ts'
 import { HttpRequestVerifier } from './security/http-request-verifier.ts'
 import { TokenFactory, type BaseUrl } from './security/token-factory.ts'
@@ -163,7 +164,9 @@ export class PaywireBuilder {
     const shopOrigins = this.#shopOrigins ?? (() => typeof baseUrl === 'string' ? [new URL(baseUrl).origin] : [])
 
     const defaultHttpClient = this.#globalServices.has(HttpClient) ? undefined : new UndiciHttpClient()
-    const logger = (this.#globalServices.get(Logger) ?? new NullLogger()) as Logger
+    // Every line Paywire writes goes through the redaction layer, to the request's own logger
+    // while one is served (runWithHttpRequest), else to the logger given here.
+    const logger = paywireLogger((this.#globalServices.get(Logger) ?? new NullLogger()) as Logger)
     const events = new PaywireEvents(logger, { ...this.#eventDelivery, outbox: this.#backend.outbox })
     // Gateways are built on first use, once the container below holds every service.
     const gateways = new GatewayRegistry({
@@ -191,7 +194,7 @@ export class PaywireBuilder {
     container.set(StorageRegistry, this.#storages)
     container.set(GenericTokenFactory, tokenFactory)
     container.set(StorageBackend, this.#backend)
-    for (const [id, service] of this.#globalServices) container.set(id, service)
+    for (const [id, service] of this.#globalServices) if (id !== Logger) container.set(id, service)
 
     gateways.addGatewayFactory('core', new CoreGatewayFactory())
     for (const [name, factory] of this.#factories) gateways.addGatewayFactory(name, factory)

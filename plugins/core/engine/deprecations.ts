@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import processWarning, { type WarningItem } from 'process-warning'
 
 /*
@@ -84,21 +85,48 @@ export function findDeprecation (code: string): Deprecation | undefined {
   return DEPRECATIONS.find((deprecation) => deprecation.code === code)
 }
 
-// Gateways are built synchronously, so a plain stack of recorders is enough.
-const recorders: Set<string>[] = []
+interface Recorder {
+  readonly codes: string[] | Set<string>
+  /** Closed once `run` returned (or its promise settled): later work of the same chain is not its own. */
+  open: boolean
+}
+
+// Per async chain, so a warning raised after an `await` inside `run` is still recorded, and a
+// concurrent chain's warnings never are.
+const activeRecorders = new AsyncLocalStorage<readonly Recorder[]>()
 
 /** Warns (once per process) and tells every active recorder. */
 export function deprecate (deprecation: Deprecation): void {
   deprecation.warning()
-  for (const recorder of recorders) recorder.add(deprecation.code)
+  for (const recorder of activeRecorders.getStore() ?? []) {
+    if (!recorder.open) continue
+    const { codes } = recorder
+    if (!Array.isArray(codes)) codes.add(deprecation.code)
+    else if (!codes.includes(deprecation.code)) codes.push(deprecation.code)
+  }
 }
 
-/** Runs `run`, adding to `codes` the code of every deprecated path it goes through (also when it throws). */
-export function recordDeprecations<T> (codes: Set<string>, run: () => T): T {
-  recorders.push(codes)
+/**
+ * Runs `run`, adding to `codes` (an array, or a Set) the code of every deprecated path it goes
+ * through, once each, also when it throws. An async `run` is followed until its promise
+ * settles, across its awaits.
+ */
+export function recordDeprecations<T> (codes: string[] | Set<string>, run: () => T): T {
+  const recorder: Recorder = { codes, open: true }
+  let result: T
   try {
-    return run()
-  } finally {
-    recorders.splice(recorders.lastIndexOf(codes), 1)
+    result = activeRecorders.run([...(activeRecorders.getStore() ?? []), recorder], run)
+  } catch (error) {
+    recorder.open = false
+    throw error
   }
+  if (!isPromiseLike(result)) {
+    recorder.open = false
+    return result
+  }
+  return Promise.resolve(result).finally(() => { recorder.open = false }) as T
+}
+
+function isPromiseLike (value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function'
 }

@@ -2,6 +2,7 @@ import { isErrorCode } from './errors.ts'
 import type { Gateway } from './gateway.ts'
 import type { Logger } from './logger.ts'
 import { Identity } from './model/identity.ts'
+import { tokenPrefix } from './redact.ts'
 import { Token } from './model/token.ts'
 import type { Reply } from './reply/replies.ts'
 import type { StagedWrite } from './storage/abstract-storage.ts'
@@ -9,6 +10,7 @@ import type { OutboxRecord } from './events/payment-events.ts'
 import type { Claim, TokenStorage } from './security/token-storage.ts'
 import type { StorageBackend } from './storage/storage-backend.ts'
 import type { StorageRegistry } from './storage/storage-registry.ts'
+import { describeGatewayRequest, runInSpan, startGatewayExecuteSpan } from './telemetry.ts'
 import { UnitOfWork, type UnitOfWorkParts } from './unit-of-work.ts'
 
 /** How long a claim lasts unless renewed; it is renewed every third of it while the gateway runs. */
@@ -80,8 +82,14 @@ export class ExclusiveExecutor {
     return this.#parts.storages.get(target).identify(target)
   }
 
-  async execute<R> (gateway: Gateway, target: ExclusiveTarget, createRequest: (target: Token | Identity) => R,
+  execute<R> (gateway: Gateway, target: ExclusiveTarget, createRequest: (target: Token | Identity) => R,
     options: ExclusiveOptions = {}): Promise<ExclusiveResult<R>> {
+    const span = startGatewayExecuteSpan(gateway.name, undefined)
+    return span === undefined ? this.#execute(gateway, target, createRequest, options) : runInSpan(span, () => this.#execute(gateway, target, createRequest, options))
+  }
+
+  async #execute<R> (gateway: Gateway, target: ExclusiveTarget, createRequest: (target: Token | Identity) => R,
+    options: ExclusiveOptions): Promise<ExclusiveResult<R>> {
     const { tokenStorage } = this.#parts
     const subject = target instanceof Token ? target : this.identityOf(target) as Identity
     const claim = options.claim ?? await tokenStorage.claimByKey(
@@ -92,10 +100,10 @@ export class ExclusiveExecutor {
         const unit = new UnitOfWork({ backend: this.#parts.backend, tokenStorage, claim, claimTtlMs: this.claimTtlMs, events: this.#eventsOf(gateway) })
         heartbeat.unit = unit
         try {
-          return await this.#attempt(gateway, subject, createRequest, unit, options)
+          return await this.#attempt(gateway, subject, createRequest, unit, options, attempt)
         } catch (error) {
           if (!isErrorCode(error, 'PAYWIRE_ERR_CONCURRENT_UPDATE') || attempt >= this.attempts) throw error
-          this.#parts.logger.warn({ paywire: { claim: claim.key, attempt } }, 'paywire: the payment changed under a claimed request; reading it again')
+          this.#parts.logger.warn({ paywire: { gateway: gateway.name, claim: loggableClaimKey(claim.key), attempt } }, 'paywire: the payment changed under a claimed request; reading it again')
         }
       }
     } catch (error) {
@@ -112,8 +120,9 @@ export class ExclusiveExecutor {
   }
 
   async #attempt<R> (gateway: Gateway, subject: Token | Identity, createRequest: (target: Token | Identity) => R,
-    unit: UnitOfWork, options: ExclusiveOptions): Promise<ExclusiveResult<R>> {
+    unit: UnitOfWork, options: ExclusiveOptions, attempt: number): Promise<ExclusiveResult<R>> {
     const request = createRequest(subject)
+    describeGatewayRequest(request, attempt)
     let reply: Reply | undefined
     try {
       reply = await gateway.execute(request, { catchReply: true, unit })
@@ -136,6 +145,11 @@ export class ExclusiveExecutor {
     await unit.commit()
     return { reply, request, changed: unit.written > 0 }
   }
+}
+
+/** A claim key as a log line may show it: a token's (`token:<hash>`) keeps only the hash's prefix. */
+function loggableClaimKey (key: string): string {
+  return key.startsWith('token:') ? `token:${tokenPrefix(key.slice('token:'.length))}` : key
 }
 
 /** Renews a claim every third of its lifetime while a request runs; a failed renewal marks the unit's claim lost. */

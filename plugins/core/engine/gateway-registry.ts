@@ -8,6 +8,7 @@ import {
 } from './errors.ts'
 import type { Extension } from './extension/extension.ts'
 import { Gateway } from './gateway.ts'
+import { Logger } from './logger.ts'
 import { isLegacyGatewayFactory, type GatewayFactoryInterface } from './legacy/gateway-factory.ts'
 import { createLegacyGateway } from './legacy/registry-bridge.ts'
 import { didYouMean } from './suggest.ts'
@@ -81,7 +82,7 @@ export class GatewayRegistry {
 
   addGateway (name: string, options: GatewayOptions | Gateway): this {
     if (options instanceof Gateway) {
-      this.#gateways.set(name, options)
+      this.#gateways.set(name, options.observe(name, this.#logger()))
       this.#names.set(options, name)
       return this
     }
@@ -165,10 +166,14 @@ export class GatewayRegistry {
     const gateway = entry.factory.createGateway(scope)
     for (const extension of this.#extensions) gateway.addExtension(extension)
     this.#scopes.push(scope)
-    this.#gateways.set(name, gateway)
+    this.#gateways.set(name, gateway.observe(name, this.#logger()))
     this.#names.set(gateway, name)
     this.#scopeOf.set(name, scope)
     return gateway
+  }
+
+  #logger (): Logger | undefined {
+    return this.#container.has(Logger) ? this.#container.get(Logger) : undefined
   }
 
   #unknownFactory (factoryName: string, gatewayName: string): Error {
@@ -188,7 +193,7 @@ export class GatewayRegistry {
       container: scope
     })
     for (const extension of this.#extensions) gateway.addExtension(extension)
-    this.#gateways.set(name, gateway)
+    this.#gateways.set(name, gateway.observe(name, this.#logger()))
     this.#names.set(gateway, name)
     return gateway
   }

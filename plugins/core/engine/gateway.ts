@@ -7,8 +7,10 @@ import { PAYWIRE_ERR_NON_ERROR_THROWN, PAYWIRE_ERR_REQUEST_NOT_SUPPORTED } from 
 import { Context } from './extension/context.ts'
 import type { Extension } from './extension/extension.ts'
 import { injectApi, isApiAware } from './legacy/api-aware.ts'
+import type { Logger } from './logger.ts'
 import { Identity } from './model/identity.ts'
 import { Reply } from './reply/replies.ts'
+import { runInSpan, startActionSpan, startGatewayExecuteSpan } from './telemetry.ts'
 import type { UnitOfWork } from './unit-of-work.ts'
 
 export interface ExecuteOptions {
@@ -42,6 +44,23 @@ export class Gateway {
   #extensions: Extension[] = []
   // 1.x APIs (deprecated); undefined until addApi(), so lookups in 2.0 gateways skip injection.
   #apis: unknown[] | undefined
+  #name: string | undefined
+  #logger: Logger | undefined
+
+  /** The name it is registered under (spans and log lines carry it); undefined for a gateway used on its own. */
+  get name (): string | undefined {
+    return this.#name
+  }
+
+  /**
+   * Where its executed actions are logged (at trace) and the name its spans carry. The
+   * registry calls it when it builds or is given the gateway; the first name stays.
+   */
+  observe (name: string, logger: Logger | undefined): this {
+    this.#name ??= name
+    this.#logger ??= logger
+    return this
+  }
 
   get actions (): readonly Action[] {
     return this.#actions
@@ -90,7 +109,16 @@ export class Gateway {
     const parent = options.unit === undefined ? currentContext.getStore() : undefined
     const previous = parent !== undefined && parent.gateway === this ? [...parent.previous, parent] : []
     const context = new Context(this, request, previous, previous.length === 0 ? options.unit : undefined)
-    await currentContext.run(context, () => this.#run(context))
+    // With a unit, the caller (ExclusiveExecutor) holds the span: it also covers the commit.
+    const span = previous.length === 0 && options.unit === undefined ? startGatewayExecuteSpan(this.#name, request) : undefined
+    if (span === undefined) {
+      await currentContext.run(context, () => this.#run(context))
+    } else {
+      await runInSpan(span, async () => {
+        await currentContext.run(context, () => this.#run(context))
+        if (context.exception !== undefined) throw context.exception
+      })
+    }
 
     if (context.exception !== undefined) throw context.exception
     if (context.reply !== undefined) {
@@ -107,11 +135,14 @@ export class Gateway {
       await this.#callExtensions('onExecute', context)
       const action = context.action
       if (isGatewayAware(action)) action.setGateway(this)
-      await action.execute(context.request)
+      const span = startActionSpan(this.#name, action, context.request, context.previous.length)
+      if (span === undefined) await action.execute(context.request)
+      else await runInSpan(span, async () => { await action.execute(context.request) })
     } catch (thrown) {
       if (thrown instanceof Reply) context.reply = thrown
       else context.exception = toError(thrown)
     }
+    if (context.action !== undefined && this.#logger !== undefined && this.#logger.isLevelEnabled?.('trace') !== false) this.#logExecuted(this.#logger, context)
 
     // Every extension gets its onPostExecute (the storage extension saves there), even after one failed.
     for (const extension of this.#extensions) {
@@ -131,6 +162,16 @@ export class Gateway {
         context.exception = error
       }
     }
+  }
+
+  #logExecuted (logger: Logger, context: Context): void {
+    const code = (context.exception as { code?: unknown } | undefined)?.code
+    const outcome = context.reply !== undefined
+      ? `reply ${humanifyRequest(context.reply)}`
+      : context.exception !== undefined ? `exception ${context.exception.name}${typeof code === 'string' ? ` [${code}]` : ''}` : 'done'
+    const fields = { paywire: { gateway: this.#name, depth: context.previous.length + 1, action: context.action?.constructor.name, request: humanifyRequest(context.request), outcome } }
+    if (logger.trace !== undefined) logger.trace(fields, 'paywire: action executed')
+    else logger.debug(fields, 'paywire: action executed')
   }
 
   findActionSupported (request: unknown): Action {

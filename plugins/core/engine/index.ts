@@ -100,6 +100,10 @@ export { HttpRequestVerifier, type VerifiableRequest } from './security/http-req
 export { HttpClient, UndiciHttpClient, type HttpRequest, type HttpResponse as HttpClientResponse } from './http-client.ts'
 export { Logger, NullLogger } from './logger.ts'
 export {
+  PAYWIRE_TRACER_NAME, SPAN_ACTION, SPAN_EVENT_DISPATCH, SPAN_GATEWAY_EXECUTE, SPAN_STORAGE_COMMIT,
+  observeProviderCall, traceEventDispatch, type ProviderCall
+} from './telemetry.ts'
+export {
   PAYWIRE_REDACT_PATHS, REDACTED, RedactingLogger, SECRET_KEY, TOKEN_PREFIX_LENGTH, paywireLogSerializers, paywireLogger, redactText,
   redactUrl, redactValue, redactedError, serializeError, serializeRequest, stripCommandArguments, tokenPrefix
 } from './redact.ts'

@@ -1,22 +1,34 @@
 type LogFn = (objOrMsg: unknown, msg?: string) => void
 
 /**
- * A pino-compatible logger (Fastify's app.log fits). Also the service id under which
+ * What a logger given to Paywire implements (`builder.addGlobalService(Logger, myLogger)`):
+ * pino's method shape, so Fastify's `app.log` and `request.log` fit as they are. Each method
+ * takes a message, or an object of fields and a message. Also the service id under which
  * gateways find the logger in their container.
+ *
+ * Paywire never calls it directly: every line goes through the redaction layer (redact.ts)
+ * first, and inside `runWithHttpRequest()` with a `log`, to that request's logger instead
+ * (under Fastify, `request.log`, so lines carry the request id). See docs/observability.md.
  */
 export abstract class Logger {
   abstract debug: LogFn
   abstract info: LogFn
   abstract warn: LogFn
   abstract error: LogFn
+  /** The executed actions; a logger without it gets them at debug. */
+  trace?: LogFn
+  /** When present and false for a level, Paywire skips building that level's lines. */
+  isLevelEnabled?: (level: string) => boolean
 }
 
 const silent: LogFn = () => {}
 
 /** The default when the application registers no logger. */
 export class NullLogger extends Logger {
+  override trace = silent
   debug = silent
   info = silent
   warn = silent
   error = silent
+  override isLevelEnabled = (): boolean => false
 }

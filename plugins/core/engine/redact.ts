@@ -1,3 +1,4 @@
+import { getCurrentHttpRequest } from './http-request-context.ts'
 import { Logger } from './logger.ts'
 
 /*
@@ -200,20 +201,34 @@ type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal'
  * Paywire's logger over the application's: every object and message redacted before it
  * reaches the target, which is a child logger with Paywire's serializers and redact paths
  * when the target is pino (Fastify's). The application's logger is not changed.
+ *
+ * With `followRequests` (the core plugin's logger over `app.log`), while a request runs inside
+ * `runWithHttpRequest()` with a `log` (the payment routes give Fastify's `request.log`), lines
+ * go to that logger instead, redacted the same way, so they carry the request id. A logger
+ * the application gives with addGlobalService(Logger, ...) gets every line itself.
  */
 export class RedactingLogger extends Logger {
   readonly target: PinoLike
-  trace: LogMethod
+  /** Whether lines go to the logger of the request being served (runWithHttpRequest's `log`). */
+  readonly followRequests: boolean
+  override trace: LogMethod
   debug: LogMethod
   info: LogMethod
   warn: LogMethod
   error: LogMethod
   fatal: LogMethod
 
-  constructor (target: object) {
+  constructor (target: object, followRequests = false) {
     super()
     this.target = childWithSerializers(target as PinoLike)
+    this.followRequests = followRequests
     const method = (level: Level): LogMethod => (objOrMsg, msg) => {
+      const requestLog = followRequests ? getCurrentHttpRequest()?.log as PinoLike | undefined : undefined
+      if (requestLog !== undefined) {
+        // Checked on the request's own logger first: its redacting child is only made for lines it keeps.
+        if (requestLog.isLevelEnabled?.(level) === false) return
+        return forRequest(requestLog)[level](objOrMsg, msg)
+      }
       const log = this.target[level] ?? this.target[level === 'trace' ? 'debug' : 'error']
       if (typeof log !== 'function') return
       if (this.target.isLevelEnabled?.(level) === false) return
@@ -228,11 +243,24 @@ export class RedactingLogger extends Logger {
     this.warn = method('warn')
     this.error = method('error')
     this.fatal = method('fatal')
+    this.isLevelEnabled = (level) => {
+      const target = (followRequests ? getCurrentHttpRequest()?.log as PinoLike | undefined : undefined) ?? this.target
+      return target.isLevelEnabled?.(level) ?? true
+    }
   }
 
   child (bindings: Record<string, unknown>): RedactingLogger {
-    return new RedactingLogger(typeof this.target.child === 'function' ? this.target.child(redactValue(bindings) as Record<string, unknown>) : this.target)
+    return new RedactingLogger(typeof this.target.child === 'function' ? this.target.child(redactValue(bindings) as Record<string, unknown>) : this.target, this.followRequests)
   }
+}
+
+// One redacting child per request logger, made on its first kept line.
+const requestLoggers = new WeakMap<object, RedactingLogger>()
+
+function forRequest (log: PinoLike): RedactingLogger {
+  let logger = requestLoggers.get(log)
+  if (logger === undefined) requestLoggers.set(log, logger = new RedactingLogger(log, false))
+  return logger
 }
 
 function childWithSerializers (target: PinoLike): PinoLike {
@@ -246,7 +274,11 @@ function childWithSerializers (target: PinoLike): PinoLike {
   }
 }
 
-/** Paywire's logger over any pino-compatible logger. */
-export function paywireLogger (target: object): RedactingLogger {
-  return target instanceof RedactingLogger ? target : new RedactingLogger(target)
+/**
+ * Paywire's logger over any pino-compatible logger. `followRequests`: lines written while a
+ * request with a `log` is served go to that logger (see RedactingLogger).
+ */
+export function paywireLogger (target: object, options: { followRequests?: boolean } = {}): RedactingLogger {
+  if (target instanceof RedactingLogger && (options.followRequests === undefined || options.followRequests === target.followRequests)) return target
+  return new RedactingLogger(target instanceof RedactingLogger ? target.target : target, options.followRequests ?? false)
 }

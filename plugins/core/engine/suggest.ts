@@ -56,3 +56,12 @@ export function refuseUnknownOptions (plugin: string, options: object, known: re
     throw new PAYWIRE_ERR_INVALID_OPTION(`${path}${name}`, `is not ${what}${near === undefined ? '' : ` (did you mean ${near}?)`}; its options: ${known.join(', ')}`)
   }
 }
+
+/**
+ * A schema validator's message as the tail of a sentence ("expected string to match
+ * '^(/[A-Za-z0-9._~-]+)+$'"): only the first letter is lowered, since the rest may quote a
+ * pattern or a value whose case is its meaning.
+ */
+export function asSentenceTail (message: string): string {
+  return message.charAt(0).toLowerCase() + message.slice(1)
+}

@@ -5,6 +5,7 @@ import { AbstractStorage, type StagedWrite } from './storage/abstract-storage.ts
 import type { UnstagedSave } from './storage/commit.ts'
 import type { StorageBackend } from './storage/storage-backend.ts'
 import type { Storage } from './storage/storage.ts'
+import { runInSpan, startStorageCommitSpan } from './telemetry.ts'
 
 export interface UnitOfWorkParts {
   backend: StorageBackend
@@ -111,9 +112,10 @@ export class UnitOfWork {
       staged.push([model, write])
     }
     if (staged.length === 0 && unstaged.length === 0 && this.#invalidate.length === 0 && (claim === undefined || !release)) return
+    const { backend, tokenStorage } = this.#parts
     const writes = staged.map(([, write]) => write)
     const events = this.#parts.events?.describe(writes) ?? []
-    await this.#parts.backend.commit({
+    const set = {
       writes,
       unstaged,
       invalidateTokens: release ? this.#invalidate : [],
@@ -121,7 +123,10 @@ export class UnitOfWork {
       claimTtlMs: this.#parts.claimTtlMs ?? 0,
       releaseClaim: release,
       events
-    }, this.#parts.tokenStorage)
+    }
+    const span = startStorageCommitSpan(backend, staged.length + unstaged.length, !release)
+    if (span === undefined) await backend.commit(set, tokenStorage)
+    else await runInSpan(span, () => backend.commit(set, tokenStorage))
     if (events.length > 0) this.#parts.events?.committed()
     for (const [model, write] of staged) (write.storage as AbstractStorage<object>).settle(model, write)
     this.#written += staged.length + unstaged.length

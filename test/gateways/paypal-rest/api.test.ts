@@ -211,7 +211,10 @@ t.test('log levels: WARN keeps only failures; off logs nothing', async (t) => {
 
   const off = await setup(t)
   await off.api.createPayment(PAYMENT, 'quiet-create')
-  t.same(off.logger.lines, [])
+  t.same(off.logger.lines.map((line) => `${line.level} ${line.message}`), ['debug paywire: PayPal call', 'debug paywire: PayPal call'],
+    'without log.LogEnabled, the calls (token, payment) are Paywire\'s own debug lines')
+  t.match(off.logger.lines[1]?.fields, { provider: { name: 'PayPal', method: 'POST', path: '/v1/payments/payment', status: 201, debugId: /^[0-9a-f]{13}$/, attempt: 1, ms: Number } })
+  t.notMatch(off.logger.text(), off.client.clientSecret)
 })
 
 t.test('inspect() and JSON of the API never show the secret or the access token', async (t) => {

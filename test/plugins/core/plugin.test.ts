@@ -1,5 +1,5 @@
 import { fastifyAwilixPlugin } from '@fastify/awilix'
-import { createContainer } from 'awilix'
+import { asFunction, createContainer } from 'awilix'
 import Fastify, { type FastifyInstance } from 'fastify'
 import t from 'tap'
 import { request } from 'undici'
@@ -13,6 +13,16 @@ import { buildTestApp, pathOf, storedPayment } from './fixtures.ts'
 async function ready (app: FastifyInstance): Promise<void> {
   await app.ready()
 }
+
+t.test('an option error quotes the expected pattern with its case intact', async (t) => {
+  const app = Fastify()
+  app.register(paywire, { baseUrl: 'https://shop.example', prefix: 'payment' })
+  const error = await ready(app).then(() => undefined, (error: Error) => error)
+  t.equal((error as { code?: string } | undefined)?.code, 'PAYWIRE_ERR_INVALID_OPTION')
+  t.match(error?.message, "'^(/[A-Za-z0-9._~-]+)+$'", 'the pattern a user must match, as written in the schema')
+  t.notMatch(error?.message, 'a-za-z')
+  await app.close()
+})
 
 t.test('invalid options fail app.ready() with a coded error naming the option', async (t) => {
   const cases: Array<[Record<string, unknown>, string]> = [
@@ -152,6 +162,24 @@ t.test('one Awilix container per application, with a redacting logger over app.l
   await app.ready()
   t.equal(app.diContainer, own, 'an application\'s own container is kept')
   t.equal(app.paywire.container.awilix, own)
+})
+
+t.test('the shop\'s own requests get no DI scope, and the plugin\'s container is disposed on close', async (t) => {
+  const app = Fastify()
+  await app.register(paywire, { baseUrl: 'https://shop.example' })
+  let scope: unknown = 'not seen'
+  app.get('/shop', async (request) => {
+    scope = (request as unknown as { diScope?: unknown }).diScope
+    return 'ok'
+  })
+  await app.ready()
+  t.equal((await app.inject('/shop')).statusCode, 200)
+  t.equal(scope, undefined, 'no per-request Awilix scope: registered only by an application that asks for it')
+  let disposed = false
+  app.diContainer.register('probe', asFunction(() => ({})).singleton().disposer(() => { disposed = true }))
+  app.diContainer.resolve('probe')
+  await app.close()
+  t.ok(disposed, 'the container the plugin created is disposed with the application')
 })
 
 class Api {

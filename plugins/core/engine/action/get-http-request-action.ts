@@ -10,6 +10,9 @@ export class GetHttpRequestAction implements Action {
 
   execute (request: GetHttpRequest): void {
     const current = getCurrentHttpRequest()
-    if (current !== undefined) Object.assign(request, current)
+    if (current === undefined) return
+    // The request's logger is Paywire's business, not the gateway's.
+    const { log: _log, ...data } = current
+    Object.assign(request, data)
   }
 }

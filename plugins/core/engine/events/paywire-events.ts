@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { PAYWIRE_ERR_INVALID_OPTION } from '../errors.ts'
 import type { Logger } from '../logger.ts'
+import { traceEventDispatch } from '../telemetry.ts'
 import { MemoryOutbox } from './memory-outbox.ts'
 import type { Outbox, OutboxEntry, OutboxLease, Settlement } from './outbox.ts'
 import { outboxRecord, partitionOf, type PaymentEvent, type PaymentEventType } from './payment-events.ts'
@@ -251,7 +252,10 @@ export class PaywireEvents {
     const event = JSON.parse(entry.json) as AnyPaywireEvent
     const handlers = [...this.#handlers.get(event.type) ?? [], ...this.#handlers.get('*') ?? []]
     try {
-      for (const handler of handlers) await handler(event)
+      // One span per delivery (a no-op without an OpenTelemetry SDK).
+      await traceEventDispatch(event.type, event.id, async () => {
+        for (const handler of handlers) await handler(event)
+      })
       return { outcome: 'delivered' }
     } catch (error) {
       const attempts = entry.attempts + 1

@@ -7,6 +7,11 @@ export interface HttpRequestData {
   headers: Record<string, string | string[] | undefined>
   clientIp: string
   userAgent: string
+  /**
+   * The request's own logger (Fastify's `request.log`): while the request runs, Paywire's
+   * lines go there, redacted, instead of to the logger given with addGlobalService(Logger).
+   */
+  log?: object
 }
 
 /**

@@ -47,7 +47,7 @@ export class TokenFactory {
   readonly storages: StorageRegistry
   #baseUrl: BaseUrl | undefined
   #checkedBase: { given: string, checked: string } | undefined
-  #placeholderUrls = new Map<string, URL | undefined>()
+  #placeholderUrls = new Map<string, PlaceholderUrl | undefined>()
 
   constructor (tokenStorage: TokenStorage, storages: StorageRegistry, baseUrl?: BaseUrl) {
     this.tokenStorage = tokenStorage
@@ -87,7 +87,7 @@ export class TokenFactory {
     if (hash !== undefined && isEmpty(parameters)) {
       // The routes' own case (a ":token" path, nothing to merge), on every prepare: no query to build.
       const plain = this.#placeholderUrl(base, path)
-      if (plain !== undefined) return plain.origin + plain.pathname.replace(TOKEN_PLACEHOLDER, hash)
+      if (plain !== undefined) return plain.head + hash + plain.tail
     }
     const url = absolute ? new URL(path) : new URL(path, base)
     const query = new URLSearchParams()
@@ -116,16 +116,23 @@ export class TokenFactory {
     return url.href
   }
 
-  /** The resolved path when it is origin + a path with the placeholder and nothing else; cached per base and path. */
-  #placeholderUrl (base: string, path: string): URL | undefined {
+  /**
+   * When the resolved path is origin + a path with the placeholder and nothing else: the
+   * URL's text before and after the placeholder (its first one), cached per base and path.
+   * Two concatenations per token then, instead of reading a URL object's origin and path
+   * (2% of the server's CPU under load).
+   */
+  #placeholderUrl (base: string, path: string): PlaceholderUrl | undefined {
     const key = `${base} ${path}`
     if (this.#placeholderUrls.has(key)) return this.#placeholderUrls.get(key)
     const url = base === '' ? new URL(path) : new URL(path, base)
-    const plain = url.pathname.includes(TOKEN_PLACEHOLDER) && url.search === '' && url.hash === '' && url.username === '' && url.password === ''
+    const at = url.pathname.indexOf(TOKEN_PLACEHOLDER)
+    const plain = at !== -1 && url.search === '' && url.hash === '' && url.username === '' && url.password === ''
+    const template = plain ? { head: url.origin + url.pathname.slice(0, at), tail: url.pathname.slice(at + TOKEN_PLACEHOLDER.length) } : undefined
     // Paths come from configuration and bases from the few origins a shop answers on; stay bounded all the same.
     if (this.#placeholderUrls.size >= 256) this.#placeholderUrls.clear()
-    this.#placeholderUrls.set(key, plain ? url : undefined)
-    return plain ? url : undefined
+    this.#placeholderUrls.set(key, template)
+    return template
   }
 
   #resolveBase (): string {
@@ -145,6 +152,11 @@ export class TokenFactory {
     if (model instanceof Identity) return model
     return this.storages.get(model).identify(model)
   }
+}
+
+interface PlaceholderUrl {
+  head: string
+  tail: string
 }
 
 function isEmpty (parameters: UrlParameters): boolean {

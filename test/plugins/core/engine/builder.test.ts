@@ -1,7 +1,7 @@
 import { createContainer } from 'awilix'
 import t from 'tap'
 import {
-  DetailsRecord, GenericTokenFactory, HttpClient, Logger, MemoryStorage, MemoryStorageBackend, MemoryTokenStorage, NullLogger, Payment,
+  DetailsRecord, GenericTokenFactory, RedactingLogger, HttpClient, Logger, MemoryStorage, MemoryStorageBackend, MemoryTokenStorage, NullLogger, Payment,
   PayoutModel, PaywireBuilder, ServiceContainer, StorageBackend, StorageRegistry, TokenStorage, UndiciHttpClient, Gateway,
   autowire, get, serviceId, type ActionEntry, type ContainerConfiguration, type GatewayOptions, type HttpRequest, type HttpClientResponse
 } from '../../../../plugins/core/engine/index.ts'
@@ -111,11 +111,17 @@ t.test('global services (by class or by string id) are visible in every gateway 
 t.test('a silent logger and an undici HTTP client by default; both replaceable with addGlobalService()', async (t) => {
   const defaults = new PaywireBuilder().addGatewayFactory('acme', new AcmeGatewayFactory()).addGateway('main', { factory: 'acme' }).getPaywire()
   t.teardown(() => defaults.close())
-  t.ok(defaults.container.get(Logger) instanceof NullLogger)
+  t.ok((defaults.container.get(Logger) as RedactingLogger).target instanceof NullLogger)
   t.ok(defaults.container.get(HttpClient) instanceof UndiciHttpClient)
-  t.ok(apiOf(defaults.getGateway('main')).logger instanceof NullLogger)
+  t.equal(apiOf(defaults.getGateway('main')).logger, defaults.container.get(Logger))
 
-  const logger = Object.assign(new NullLogger(), { name: 'app.log' })
+  const lines: unknown[][] = []
+  const logger = {
+    debug: (...args: unknown[]) => { lines.push(['debug', ...args]) },
+    info: (...args: unknown[]) => { lines.push(['info', ...args]) },
+    warn: (...args: unknown[]) => { lines.push(['warn', ...args]) },
+    error: (...args: unknown[]) => { lines.push(['error', ...args]) }
+  }
   const client = new StubHttpClient()
   const custom = new PaywireBuilder()
     .addGlobalService(Logger, logger)
@@ -124,9 +130,13 @@ t.test('a silent logger and an undici HTTP client by default; both replaceable w
     .addGateway('main', { factory: 'acme' })
     .getPaywire()
   t.teardown(() => custom.close())
-  t.equal(custom.container.get(Logger), logger)
+  const given = custom.container.get(Logger) as RedactingLogger
+  t.ok(given instanceof RedactingLogger, 'the given logger is reached through the redaction layer')
+  t.equal(given.target, logger)
   t.equal(custom.container.get(HttpClient), client)
-  t.equal(apiOf(custom.getGateway('main')).logger, logger)
+  t.equal(apiOf(custom.getGateway('main')).logger, given)
+  given.warn({ config: { client_secret: '<CLIENT_SECRET>' } }, 'checking')
+  t.same(lines, [['warn', { config: { client_secret: '[redacted]' } }, 'checking']], 'lines reach it, redacted')
 })
 
 t.test('the root container holds the token storage, the storages, the token factory and the storage backend', async (t) => {

@@ -46,3 +46,48 @@ t.test('a recorder keeps what it saw when the run throws, and stops recording', 
   deprecate(PAYWIREDEP009)
   t.same([...codes], ['PAYWIREDEP003'])
 })
+
+t.test('an array of codes: each once, also for warnings raised after an await inside the run', async (t) => {
+  const codes: string[] = []
+  const result = await recordDeprecations(codes, async () => {
+    deprecate(PAYWIREDEP003)
+    await new Promise((resolve) => setImmediate(resolve))
+    deprecate(PAYWIREDEP009)
+    deprecate(PAYWIREDEP003)
+    return 'built'
+  })
+  t.equal(result, 'built')
+  t.same(codes, ['PAYWIREDEP003', 'PAYWIREDEP009'])
+})
+
+t.test('an async run is recorded until it settles, not after, and concurrent runs keep their own codes', async (t) => {
+  const first: string[] = []
+  const second: string[] = []
+  let release!: () => void
+  const held = new Promise<void>((resolve) => { release = resolve })
+  let lateWork: Promise<void> | undefined
+  const running = recordDeprecations(first, async () => {
+    await held
+    deprecate(PAYWIREDEP009)
+    // Work the run leaves behind in its async chain, after it settled.
+    lateWork = held.then(() => new Promise((resolve) => setImmediate(resolve))).then(() => deprecate(PAYWIREDEP003))
+  })
+  await recordDeprecations(second, async () => {
+    deprecate(PAYWIREDEP003)
+  })
+  release()
+  await running
+  await lateWork
+  t.same(first, ['PAYWIREDEP009'], 'a warning raised by the run\'s chain after the run settled is not counted')
+  t.same(second, ['PAYWIREDEP003'])
+})
+
+t.test('a rejected async run keeps what it saw and stops recording', async (t) => {
+  const codes: string[] = []
+  await t.rejects(recordDeprecations(codes, async () => {
+    await null
+    deprecate(PAYWIREDEP003)
+    throw new Error('build failed')
+  }), { message: 'build failed' })
+  t.same(codes, ['PAYWIREDEP003'])
+})

@@ -97,6 +97,8 @@ t.test('the :token placeholder puts the hash in the path instead of the query', 
   t.equal(factory.buildUrl('pay/:token?lang=de#top', {}, 'HASH'), 'https://shop.example/app/pay/HASH?lang=de#top', 'a query and fragment are kept')
   t.equal(factory.buildUrl('https://user:pw@psp.example/:token', {}, 'HASH'), 'https://user:pw@psp.example/HASH', 'so are credentials')
   t.equal(factory.buildUrl('pay/:token', {}, 'HASH'), 'https://shop.example/app/pay/HASH')
+  t.equal(factory.buildUrl('pay/:token/capture', {}, 'HASH'), 'https://shop.example/app/pay/HASH/capture', 'a placeholder mid-path keeps what follows it')
+  t.equal(factory.buildUrl('pay/:token/capture', {}, 'NEXT'), 'https://shop.example/app/pay/NEXT/capture', 'kept, then reused with another hash')
 })
 
 t.test('placeholder URLs follow a base URL function from one origin to the next', async (t) => {
