@@ -1,5 +1,5 @@
 import { ArrayObject, Convert, Payment, type Action } from '../../../plugins/core/engine/index.ts'
-import { toPaypalAmount } from '../money.ts'
+import { toPaypalTotal } from '../money.ts'
 
 /** PayPal's limit for description and invoice_number. */
 const TEXT_LIMIT = 127
@@ -17,7 +17,7 @@ export class ConvertPaymentAction implements Action {
     const payment = request.source as Payment
     const currency = payment.currencyCode.toUpperCase()
     const transaction: Record<string, unknown> = {
-      amount: { total: toPaypalAmount(payment.totalAmount, currency), currency }
+      amount: { total: toPaypalTotal(payment.totalAmount, currency), currency }
     }
     if (payment.description !== '') transaction.description = payment.description.slice(0, TEXT_LIMIT)
     if (payment.number !== '') transaction.invoice_number = payment.number.slice(0, TEXT_LIMIT)

@@ -1,0 +1,19 @@
+import createError from '@fastify/error'
+
+/*
+ * The paypal_rest gateway's own codes (docs/errors.md, "PayPal REST gateway"): what Paywire
+ * refuses before PayPal hears of a payment, because PayPal would refuse it (or, worse, take
+ * another amount than the payment's). 4xx: the payment as prepared cannot go to PayPal, and
+ * nothing was sent or recorded, so the shop can correct it and start again.
+ */
+
+export const PAYWIRE_ERR_PAYPAL_CURRENCY_NOT_SUPPORTED = createError<[string, string]>(
+  'PAYWIRE_ERR_PAYPAL_CURRENCY_NOT_SUPPORTED',
+  'PayPal does not accept payments in %s: its REST API takes %s.',
+  400, RangeError
+)
+export const PAYWIRE_ERR_PAYPAL_AMOUNT_OUT_OF_RANGE = createError<[string, string, string]>(
+  'PAYWIRE_ERR_PAYPAL_AMOUNT_OUT_OF_RANGE',
+  'Amount %s %s is outside PayPal\'s limits: %s.',
+  400, RangeError
+)

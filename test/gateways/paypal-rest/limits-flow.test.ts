@@ -1,0 +1,58 @@
+import t, { type Test } from 'tap'
+import { PaymentDetails } from '../../../gateways/paypal-rest/index.ts'
+import { capture, engineSetup } from './fixtures/paywire.ts'
+import { GATEWAY, checkout, pay, startShop, storedPayment, visit, type Order, type Shop } from './fixtures/shop.ts'
+
+/** The capture URL of a payment PayPal would refuse: a coded 4xx, PayPal never called, the payment still new. */
+async function refusedBeforePaypal (t: Test, shop: Shop, order: Order, code: string, message: RegExp): Promise<void> {
+  const { id, captureUrl } = await checkout(shop, order)
+  const refused = await visit(captureUrl)
+  t.equal(refused.status, 400, `${JSON.stringify(order)}: a 4xx, never a 500`)
+  t.match(JSON.parse(refused.body), { code, message })
+  const { details } = await storedPayment(shop, id)
+  t.notOk('state' in details, 'the payment is untouched')
+  t.notOk('paywire_request_ids' in details, 'no request id was spent')
+}
+
+t.test('amounts PayPal refuses never reach it: over 7 digits, zero, an unaccepted currency', async (t) => {
+  const shop = await startShop(t)
+  await refusedBeforePaypal(t, shop, { totalAmount: 1_000_000_000, currencyCode: 'USD' }, 'PAYWIRE_ERR_PAYPAL_AMOUNT_OUT_OF_RANGE',
+    /10000000\.00 USD .*at most 9999999\.99 USD \(7 digits before the decimal point, 2 decimals\)/)
+  await refusedBeforePaypal(t, shop, { totalAmount: 0, currencyCode: 'EUR' }, 'PAYWIRE_ERR_PAYPAL_AMOUNT_OUT_OF_RANGE', /0\.00 EUR .*more than 0/)
+  await refusedBeforePaypal(t, shop, { totalAmount: 12_345_678, currencyCode: 'JPY' }, 'PAYWIRE_ERR_PAYPAL_AMOUNT_OUT_OF_RANGE',
+    /12345678 JPY .*at most 9999999 JPY \(7 digits before the decimal point, no decimals\)/)
+  await refusedBeforePaypal(t, shop, { totalAmount: 1000, currencyCode: 'KWD' }, 'PAYWIRE_ERR_PAYPAL_CURRENCY_NOT_SUPPORTED', /PayPal does not accept payments in KWD: .*EUR.*USD/)
+  await refusedBeforePaypal(t, shop, { totalAmount: 1000, currencyCode: 'KRW' }, 'PAYWIRE_ERR_PAYPAL_CURRENCY_NOT_SUPPORTED', /KRW/)
+  t.equal(shop.paypal.simulator.counters().paymentsCreated, 0, 'PayPal heard of none of them')
+})
+
+t.test('the largest amounts PayPal takes go through', async (t) => {
+  const shop = await startShop(t)
+  t.equal((await pay(shop, { totalAmount: 999_999_999, currencyCode: 'USD' })).done.status, 'captured')
+  t.equal((await pay(shop, { totalAmount: 9_999_999, currencyCode: 'JPY' })).done.status, 'captured')
+  t.equal((await pay(shop, { totalAmount: 1, currencyCode: 'GBP' })).done.status, 'captured')
+  t.equal(shop.paypal.simulator.counters().paymentsCreated, 3)
+})
+
+t.test('a REST details record the shop filled in itself is checked alike before the call', async (t) => {
+  const setup = await engineSetup(t)
+  const storage = setup.paywire.getStorage(PaymentDetails)
+  for (const [amount, code] of [
+    [{ total: '10.00', currency: 'KWD' }, 'PAYWIRE_ERR_PAYPAL_CURRENCY_NOT_SUPPORTED'],
+    [{ total: '10000000.00', currency: 'EUR' }, 'PAYWIRE_ERR_PAYPAL_AMOUNT_OUT_OF_RANGE'],
+    [{ total: '0', currency: 'EUR' }, 'PAYWIRE_ERR_PAYPAL_AMOUNT_OUT_OF_RANGE'],
+    [{ total: '100.5', currency: 'JPY' }, 'PAYWIRE_ERR_PAYPAL_AMOUNT_OUT_OF_RANGE'],
+    [{ total: '1.999', currency: 'EUR' }, 'PAYWIRE_ERR_PAYPAL_AMOUNT_OUT_OF_RANGE'],
+    [{ total: 'abc', currency: 'EUR' }, 'PAYWIRE_ERR_PAYPAL_AMOUNT_OUT_OF_RANGE'],
+    [undefined, 'PAYWIRE_ERR_PAYPAL_CURRENCY_NOT_SUPPORTED']
+  ] as const) {
+    const details = storage.create()
+    await storage.update(details)
+    const token = await setup.paywire.getTokenFactory().createCaptureToken(GATEWAY, details, 'done')
+    details.transactions = [{ amount, description: 'Mug' } as never]
+    await storage.update(details)
+    await t.rejects(capture(setup.paywire, token), { code, statusCode: 400 }, JSON.stringify(amount))
+    t.notOk((await storage.find(details.idStorage as string))?.state, 'still new')
+  }
+  t.equal(setup.paypal.simulator.counters().paymentsCreated, 0)
+})
