@@ -17,3 +17,8 @@ export const PAYWIRE_ERR_PAYPAL_AMOUNT_OUT_OF_RANGE = createError<[string, strin
   'Amount %s %s is outside PayPal\'s limits: %s.',
   400, RangeError
 )
+export const PAYWIRE_ERR_PAYPAL_AMOUNT_MISMATCH = createError<[string, string, string]>(
+  'PAYWIRE_ERR_PAYPAL_AMOUNT_MISMATCH',
+  'The payment\'s details would have PayPal charge %s, not the payment\'s amount (%s minor units of %s): set one transaction whose amount is the payment\'s, or none (the gateway converts it).',
+  400
+)

@@ -56,3 +56,34 @@ t.test('a REST details record the shop filled in itself is checked alike before 
   }
   t.equal(setup.paypal.simulator.counters().paymentsCreated, 0)
 })
+
+t.test('shop-set transactions cannot make PayPal charge another amount than the payment\'s', async (t) => {
+  const shop = await startShop(t)
+  const other = { transactions: [{ amount: { total: '250.00', currency: 'EUR' } }] }
+  await refusedBeforePaypal(t, shop, { totalAmount: 100, currencyCode: 'USD', details: other }, 'PAYWIRE_ERR_PAYPAL_AMOUNT_MISMATCH',
+    /charge 250\.00 EUR, not the payment's amount \(100 minor units of USD\)/)
+  await refusedBeforePaypal(t, shop, { totalAmount: 100, currencyCode: 'USD', details: { transactions: [{ amount: { total: '1.00', currency: 'EUR' } }] } },
+    'PAYWIRE_ERR_PAYPAL_AMOUNT_MISMATCH', /1\.00 EUR/)
+  await refusedBeforePaypal(t, shop, { totalAmount: 100, currencyCode: 'USD', details: { transactions: [{ amount: { total: '1.001', currency: 'USD' } }] } },
+    'PAYWIRE_ERR_PAYPAL_AMOUNT_MISMATCH', /1\.001 USD/)
+  const two = { transactions: [{ amount: { total: '0.50', currency: 'USD' } }, { amount: { total: '0.50', currency: 'USD' } }] }
+  await refusedBeforePaypal(t, shop, { totalAmount: 100, currencyCode: 'USD', details: two }, 'PAYWIRE_ERR_PAYPAL_AMOUNT_MISMATCH', /exactly one transaction/)
+  await refusedBeforePaypal(t, shop, { totalAmount: 100, currencyCode: 'USD', details: { transactions: 'all of it' } }, 'PAYWIRE_ERR_PAYPAL_AMOUNT_MISMATCH', /exactly one/)
+  t.equal(shop.paypal.simulator.counters().paymentsCreated, 0)
+})
+
+t.test('a shop-set item_list or description merges with the converted amount; an amount equal to the payment\'s is kept', async (t) => {
+  const shop = await startShop(t)
+  const items = { items: [{ name: 'Mug', quantity: '1', price: '19.99', currency: 'EUR' }] }
+  const listed = await pay(shop, { totalAmount: 1999, currencyCode: 'EUR', details: { transactions: [{ item_list: items, description: 'Blue mug' }] } })
+  t.equal(listed.done.status, 'captured')
+  t.match(shop.paypal.simulator.payment(listed.paymentId)?.transactions[0], {
+    amount: { total: '19.99', currency: 'EUR' }, item_list: items, description: 'Blue mug'
+  }, 'PayPal charged the payment\'s amount, with the shop\'s items')
+
+  const own = { total: '15', currency: 'HUF', details: { subtotal: '14', shipping: '1' } }
+  const detailed = await pay(shop, { totalAmount: 1500, currencyCode: 'HUF', details: { transactions: [{ amount: own, custom: 'c-1' }] } })
+  t.equal(detailed.done.status, 'captured')
+  t.match(shop.paypal.simulator.payment(detailed.paymentId)?.transactions[0], { amount: { total: '15', currency: 'HUF' }, custom: 'c-1' })
+  t.match((await storedPayment(shop, detailed.id)).details.transactions[0].related_resources[0].sale.amount, { total: '15', currency: 'HUF' })
+})
