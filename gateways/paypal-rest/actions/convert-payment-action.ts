@@ -1,9 +1,7 @@
 import { ArrayObject, Convert, Payment, type Action } from '../../../plugins/core/engine/index.ts'
 import { PAYWIRE_ERR_PAYPAL_AMOUNT_MISMATCH } from '../errors.ts'
 import { fromPaypalAmount, toPaypalTotal } from '../money.ts'
-
-/** PayPal's limit for description and invoice_number. */
-const TEXT_LIMIT = 127
+import { cutText } from '../text.ts'
 
 /**
  * Payment → a Payments v1 "sale" for a PayPal wallet: one transaction whose amount is
@@ -23,8 +21,8 @@ export class ConvertPaymentAction implements Action {
     const converted: Record<string, unknown> = {
       amount: { total: toPaypalTotal(payment.totalAmount, currency), currency }
     }
-    if (payment.description !== '') converted.description = payment.description.slice(0, TEXT_LIMIT)
-    if (payment.number !== '') converted.invoice_number = payment.number.slice(0, TEXT_LIMIT)
+    if (payment.description !== '') converted.description = cutText(payment.description)
+    if (payment.number !== '') converted.invoice_number = cutText(payment.number)
     const details = new ArrayObject({ ...payment.details })
       .defaults({ intent: 'sale', payer: { payment_method: 'paypal' } })
       .data
