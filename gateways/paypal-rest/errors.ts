@@ -22,3 +22,8 @@ export const PAYWIRE_ERR_PAYPAL_AMOUNT_MISMATCH = createError<[string, string, s
   'The payment\'s details would have PayPal charge %s, not the payment\'s amount (%s minor units of %s): set one transaction whose amount is the payment\'s, or none (the gateway converts it).',
   400
 )
+export const PAYWIRE_ERR_PAYPAL_INTENT_NOT_SUPPORTED = createError<[string]>(
+  'PAYWIRE_ERR_PAYPAL_INTENT_NOT_SUPPORTED',
+  'The paypal_rest gateway takes intent "sale" only, not %s: it has no flow to capture or void an authorization or order later, so such a payment could never complete.',
+  400
+)

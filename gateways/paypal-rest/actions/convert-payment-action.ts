@@ -1,6 +1,7 @@
 import { ArrayObject, Convert, Payment, type Action } from '../../../plugins/core/engine/index.ts'
 import { PAYWIRE_ERR_PAYPAL_AMOUNT_MISMATCH } from '../errors.ts'
 import { fromPaypalAmount, toPaypalTotal } from '../money.ts'
+import { assertSaleIntent } from '../preflight.ts'
 import { cutText } from '../text.ts'
 
 /**
@@ -17,6 +18,7 @@ export class ConvertPaymentAction implements Action {
 
   execute (request: Convert): void {
     const payment = request.source as Payment
+    assertSaleIntent(payment.details.intent)
     const currency = payment.currencyCode.toUpperCase()
     const converted: Record<string, unknown> = {
       amount: { total: toPaypalTotal(payment.totalAmount, currency), currency }

@@ -87,3 +87,21 @@ t.test('a shop-set item_list or description merges with the converted amount; an
   t.match(shop.paypal.simulator.payment(detailed.paymentId)?.transactions[0], { amount: { total: '15', currency: 'HUF' }, custom: 'c-1' })
   t.match((await storedPayment(shop, detailed.id)).details.transactions[0].related_resources[0].sale.amount, { total: '15', currency: 'HUF' })
 })
+
+t.test('authorize and order intents are refused up front, never sent to PayPal to fail later', async (t) => {
+  const shop = await startShop(t)
+  for (const intent of ['authorize', 'order', 'SALE']) {
+    await refusedBeforePaypal(t, shop, { details: { intent } }, 'PAYWIRE_ERR_PAYPAL_INTENT_NOT_SUPPORTED', new RegExp(`intent "sale" only, not "${intent}"`))
+  }
+  t.equal((await pay(shop, { details: { intent: 'sale' } })).done.status, 'captured', 'sale, said explicitly, goes through')
+
+  const setup = await engineSetup(t)
+  const storage = setup.paywire.getStorage(PaymentDetails)
+  const details = storage.create()
+  await storage.update(details)
+  const token = await setup.paywire.getTokenFactory().createCaptureToken(GATEWAY, details, 'done')
+  Object.assign(details, { intent: 'authorize', transactions: [{ amount: { total: '19.99', currency: 'EUR' } }] })
+  await storage.update(details)
+  await t.rejects(capture(setup.paywire, token), { code: 'PAYWIRE_ERR_PAYPAL_INTENT_NOT_SUPPORTED', statusCode: 400 })
+  t.equal(shop.paypal.simulator.counters().paymentsCreated + setup.paypal.simulator.counters().paymentsCreated, 1, 'only the sale reached PayPal')
+})
