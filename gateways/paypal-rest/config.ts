@@ -1,7 +1,9 @@
+import type { X509Certificate } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse as parseIni } from 'ini'
 import { errorCodes } from '../../plugins/core/engine/index.ts'
+import { parseCertificates } from './certificate-chain.ts'
 
 /** PayPal's REST hosts (the current api-m names). */
 export const PAYPAL_HOSTS = {
@@ -23,6 +25,8 @@ export interface PaypalRestOptions {
   webhookVerification: unknown
   /** Seconds a webhook's transmission time may differ from now (default 300). */
   webhookMaxAge?: unknown
+  /** PEM of the CA certificates offline verification trusts (default: Node's bundled roots). */
+  webhookTrustAnchors?: unknown
 }
 
 export const DEFAULT_WEBHOOK_MAX_AGE_SECONDS = 300
@@ -52,6 +56,8 @@ export class PaypalRestConfig {
   readonly webhookVerification: 'online' | 'offline'
   /** Older (or later) transmissions are refused without asking PayPal; verified ones are remembered that long. */
   readonly webhookMaxAgeSeconds: number
+  /** The CAs a webhook signing certificate must chain to (offline verification); undefined: Node's bundled roots. */
+  readonly webhookTrustAnchors: readonly X509Certificate[] | undefined
 
   constructor (options: PaypalRestOptions) {
     const gateway = options.gatewayName
@@ -82,6 +88,7 @@ export class PaypalRestConfig {
     const verification = options.webhookVerification ?? 'online'
     if (verification !== 'online' && verification !== 'offline') invalid('webhook_verification', 'must be "online" or "offline"')
     this.webhookVerification = verification
+    this.webhookTrustAnchors = trustAnchors(options.webhookTrustAnchors)
   }
 
   /** For the OAuth2 call only. */
@@ -100,6 +107,13 @@ export class PaypalRestConfig {
 
 function invalid (option: string, problem: string): never {
   throw new errorCodes.PAYWIRE_ERR_INVALID_OPTION(option, problem)
+}
+
+function trustAnchors (value: unknown): X509Certificate[] | undefined {
+  if (value === undefined || value === null || value === '') return undefined
+  const pem = Array.isArray(value) && value.every((entry) => typeof entry === 'string') ? value.join('\n') : value
+  const certificates = typeof pem === 'string' ? parseCertificates(pem) : undefined
+  return certificates ?? invalid('webhook_trust_anchors', 'must be PEM certificates (a string holding one or more, or a list of them)')
 }
 
 function requiredString (gateway: string, option: string, value: unknown): string {

@@ -33,6 +33,8 @@ export type PaypalRestGatewayOptions = {
   config?: Record<string, unknown>
   webhook_id?: string | undefined
   webhook_verification?: 'online' | 'offline'
+  /** PEM of the CAs offline verification trusts; default: Node's bundled roots (PayPal's certificates chain to DigiCert). */
+  webhook_trust_anchors?: string | string[]
 }
 
 /**
@@ -53,6 +55,7 @@ export class PaypalRestGatewayFactory extends CoreGatewayFactory {
       'paypal_rest.webhook_id': '',
       'paypal_rest.webhook_verification': 'online',
       'paypal_rest.webhook_max_age': DEFAULT_WEBHOOK_MAX_AGE_SECONDS,
+      'paypal_rest.webhook_trust_anchors': '',
       [serviceId(PaypalRestConfig)]: factory((container) => new PaypalRestConfig({
         gatewayName: container.get('paywire.gateway_name'),
         clientId: container.get('paypal_rest.client_id'),
@@ -61,7 +64,8 @@ export class PaypalRestGatewayFactory extends CoreGatewayFactory {
         config: container.get('paypal_rest.config'),
         webhookId: container.get('paypal_rest.webhook_id'),
         webhookVerification: container.get('paypal_rest.webhook_verification'),
-        webhookMaxAge: container.get('paypal_rest.webhook_max_age')
+        webhookMaxAge: container.get('paypal_rest.webhook_max_age'),
+        webhookTrustAnchors: container.get('paypal_rest.webhook_trust_anchors')
       })),
       // Commits read statuses through it to stage payment events.
       [serviceId(PaymentStateReader)]: factory(() => new PaypalStateReader()),

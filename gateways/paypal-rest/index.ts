@@ -1,3 +1,4 @@
+export * as paypalRestErrorCodes from './errors.ts'
 export { PaypalRestGatewayFactory, PAYPAL_REST_FACTORY_NAME, type PaypalRestGatewayOptions } from './factory.ts'
 export { paypalRestGateway } from './plugin.ts'
 export { DEFAULT_WEBHOOK_MAX_AGE_SECONDS, PaypalRestConfig, PAYPAL_HOSTS } from './config.ts'
@@ -7,7 +8,9 @@ export { Amount, Payer, PaymentDetails, RedirectUrls, Transaction, PAYMENT_DETAI
 export { paypalStatus } from './details.ts'
 export { paypalAmounts } from './amounts.ts'
 export { PaypalViews, type ViewSource } from './views.ts'
-export { toPaypalAmount, fromPaypalAmount, PAYPAL_ZERO_DECIMAL_CURRENCIES } from './money.ts'
+export {
+  toPaypalAmount, toPaypalTotal, fromPaypalAmount, PAYPAL_CURRENCIES, PAYPAL_MAX_INTEGER_DIGITS, PAYPAL_ZERO_DECIMAL_CURRENCIES
+} from './money.ts'
 export { CaptureAction } from './actions/capture-action.ts'
 export { ConvertPaymentAction } from './actions/convert-payment-action.ts'
 export { StatusAction } from './actions/status-action.ts'

@@ -1,6 +1,7 @@
-import { createHash, createVerify, X509Certificate } from 'node:crypto'
+import { createHash, createVerify, type X509Certificate } from 'node:crypto'
 import { errorCodes, providerError, type HttpClient, type HttpRequestData } from '../../plugins/core/engine/index.ts'
 import type { PaypalRestApi } from './api.ts'
+import { bundledRootCertificates, chainsToAnchor, parseCertificates } from './certificate-chain.ts'
 import type { PaypalRestConfig } from './config.ts'
 import { signedMessage } from './webhook-signature.ts'
 
@@ -50,7 +51,7 @@ export class PaypalWebhookVerifier {
   readonly config: PaypalRestConfig
   readonly #api: PaypalRestApi
   readonly #http: HttpClient
-  readonly #certificates = new Map<string, Promise<X509Certificate | undefined>>()
+  readonly #certificates = new Map<string, Promise<X509Certificate[] | undefined>>()
   /** Verified transmissions by id, until their time falls out of the window: a replay costs nothing. */
   readonly #verified = new Map<string, Remembered>()
   readonly #now: () => number
@@ -108,8 +109,10 @@ export class PaypalWebhookVerifier {
   async #verifyOffline (transmission: Transmission, rawBody: string): Promise<boolean> {
     if (transmission.authAlgo !== 'SHA256withRSA') return false
     const message = signedMessage(transmission.transmissionId, transmission.transmissionTime, this.config.webhookId, rawBody)
-    const certificate = await this.#certificate(transmission.certUrl)
-    return certificate !== undefined && createVerify('RSA-SHA256').update(message).verify(certificate.publicKey, transmission.transmissionSig, 'base64')
+    const chain = await this.#certificate(transmission.certUrl)
+    // The URL's host is not enough: the certificate must chain to a trusted CA and be valid now (checked per delivery, as time moves on).
+    if (chain === undefined || !chainsToAnchor(chain, this.config.webhookTrustAnchors ?? bundledRootCertificates(), this.#now())) return false
+    return createVerify('RSA-SHA256').update(message).verify((chain[0] as X509Certificate).publicKey, transmission.transmissionSig, 'base64')
   }
 
   /** Certificates only from PayPal (or from the configured endpoint, which is how a simulator is trusted). */
@@ -120,8 +123,8 @@ export class PaypalWebhookVerifier {
     return parsed.protocol === 'https:' && (parsed.hostname === 'paypal.com' || parsed.hostname.endsWith('.paypal.com'))
   }
 
-  /** Downloaded once per URL; only certificates are kept, so a failed download is tried again by the next delivery. */
-  #certificate (url: string): Promise<X509Certificate | undefined> {
+  /** Downloaded once per URL (the signing certificate, then the CAs PayPal bundles with it); only certificates are kept, so a failed download is tried again by the next delivery. */
+  #certificate (url: string): Promise<X509Certificate[] | undefined> {
     let certificate = this.#certificates.get(url)
     if (certificate === undefined) {
       certificate = this.#download(url)
@@ -132,7 +135,7 @@ export class PaypalWebhookVerifier {
   }
 
   /** Undefined when there is no certificate at that URL (the delivery cannot be genuine); throws when PayPal could not answer. */
-  async #download (url: string): Promise<X509Certificate | undefined> {
+  async #download (url: string): Promise<X509Certificate[] | undefined> {
     const unavailable = (code: string) => providerError({ provider: 'PayPal', providerCode: code, message: 'the webhook signing certificate could not be downloaded' })
     let response
     try {
@@ -142,11 +145,7 @@ export class PaypalWebhookVerifier {
     }
     if (response.statusCode >= 500) throw unavailable(`HTTP_${response.statusCode}`)
     if (response.statusCode !== 200) return undefined
-    try {
-      return new X509Certificate(response.body)
-    } catch {
-      return undefined
-    }
+    return parseCertificates(response.body)
   }
 }
 

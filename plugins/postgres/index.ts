@@ -1,6 +1,7 @@
 export * as postgresErrorCodes from './errors.ts'
 export { PostgresStorageBackend, type PostgresStorageBackendOptions } from './postgres-storage-backend.ts'
 export { PostgresStorage, columnsOf, type PostgresStorageOptions, type RecordColumns } from './postgres-storage.ts'
+export { PostgresIdempotencyStore, type PostgresIdempotencyStoreOptions } from './postgres-idempotency-store.ts'
 export { PostgresTokenStorage, DEFAULT_SWEEP_INTERVAL_MS, type PostgresTokenStorageOptions } from './postgres-token-storage.ts'
 export { LATEST_SCHEMA_VERSION, MIGRATIONS, migrate, schemaVersion, type Migration, type MigrationResult } from './migrations.ts'
 export { redactPostgresUrl } from './sql.ts'

@@ -209,6 +209,21 @@ BEGIN
   RETURN 'ok';
 END
 $fn$;`
+  },
+  {
+    version: 3,
+    name: 'idempotency records',
+    sql: (s) => `
+-- The GraphQL layer's Idempotency-Key records (PostgresIdempotencyStore): logged, so a
+-- completed operation is still answered from its record after a server restart.
+CREATE TABLE ${s}.idempotency (
+  key text NOT NULL,
+  owner text NOT NULL,
+  record jsonb NOT NULL,
+  expires_at timestamptz NOT NULL
+);
+CREATE UNIQUE INDEX idempotency_key ON ${s}.idempotency (md5(key));
+CREATE INDEX idempotency_expiry ON ${s}.idempotency (expires_at);`
   }
 ]
 
@@ -260,9 +275,12 @@ export async function migrate (pool: Pool, schema: string): Promise<MigrationRes
 )`)
     const from = await schemaVersion(client, schema)
     if (from > LATEST_SCHEMA_VERSION) throw new PAYWIRE_ERR_POSTGRES_SCHEMA_TOO_NEW(schema, from, LATEST_SCHEMA_VERSION)
+    // By the versions applied, not the highest one: a version numbered below one already applied (reserved, shipped later) still runs.
+    const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${s}.paywire_migrations`)
+    const done = new Set(rows.map((row) => row.version))
     const applied: Array<{ version: number, name: string }> = []
     for (const migration of MIGRATIONS) {
-      if (migration.version <= from) continue
+      if (done.has(migration.version)) continue
       await client.query(migration.sql(s))
       await client.query(`INSERT INTO ${s}.paywire_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name])
       applied.push({ version: migration.version, name: migration.name })

@@ -3,6 +3,7 @@ import {
   StorageBackend, assertTokenTtls, errorCodes,
   type CommitSet, type ModelClass, type Storage, type StorageOptions, type TokenStorage, type TokenTtls
 } from '../core/engine/index.ts'
+import { PostgresIdempotencyStore } from './postgres-idempotency-store.ts'
 import { PostgresOutbox } from './postgres-outbox.ts'
 import { PostgresStorage, writePayload } from './postgres-storage.ts'
 import { PostgresTokenStorage } from './postgres-token-storage.ts'
@@ -30,6 +31,7 @@ export class PostgresStorageBackend extends StorageBackend {
   readonly #sweepIntervalMs: number | undefined
   readonly #commit: string
   readonly #tokenStorages: PostgresTokenStorage[] = []
+  readonly #idempotencyStores: PostgresIdempotencyStore[] = []
 
   constructor (pool: Pool, options: PostgresStorageBackendOptions = {}) {
     super()
@@ -44,6 +46,13 @@ export class PostgresStorageBackend extends StorageBackend {
     const tokens = new PostgresTokenStorage(this.pool, { schema: this.schema, ttl: this.#tokenTtl, sweepIntervalMs: this.#sweepIntervalMs })
     this.#tokenStorages.push(tokens)
     return tokens
+  }
+
+  /** Idempotency records in this schema (the GraphQL plugin's, under namespace "graphql"), shared by every instance. */
+  override createIdempotencyStore (namespace: string): PostgresIdempotencyStore {
+    const store = new PostgresIdempotencyStore(this.pool, { schema: this.schema, namespace, sweepIntervalMs: this.#sweepIntervalMs })
+    this.#idempotencyStores.push(store)
+    return store
   }
 
   createStorage<T extends object> (Model: ModelClass<T>, options: StorageOptions<T> = {}): Storage<T> {
@@ -96,9 +105,9 @@ export class PostgresStorageBackend extends StorageBackend {
     return new PostgresOutbox(this.pool, this.schema)
   }
 
-  /** Waits for background token sweeps, so the pool can end. */
+  /** Waits for background sweeps (tokens, idempotency records), so the pool can end. */
   async settled (): Promise<void> {
-    await Promise.all(this.#tokenStorages.map((tokens) => tokens.settled()))
+    await Promise.all([...this.#tokenStorages, ...this.#idempotencyStores].map((store) => store.settled()))
   }
 
   #mine (pool: Pool, schema: string): boolean {

@@ -3,6 +3,7 @@ import {
 } from '../../../plugins/core/engine/index.ts'
 import { isPaypalCallError, type PaypalRestApi } from '../api.ts'
 import { awaitsBuyer, createBody, link, recordOf, renewRequestId, requestIdFor, type PaypalRecord } from '../details.ts'
+import { assertSendable } from '../preflight.ts'
 import type { PaypalViews } from '../views.ts'
 import { buyerCanStillApprove, isOutcomeUnknown, recordFailure } from './failures.ts'
 
@@ -64,6 +65,7 @@ export class CaptureAction extends GatewayAwareAction {
   }
 
   async #create (record: PaypalRecord, request: Capture): Promise<void> {
+    assertSendable(record)
     const redirect = record.redirect_urls as { return_url?: string } | undefined
     if (redirect?.return_url === undefined || redirect.return_url === '') {
       if (request.token === null) throw new errorCodes.PAYWIRE_ERR_TOKEN_REQUIRED('PayPal capture')

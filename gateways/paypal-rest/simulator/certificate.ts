@@ -2,9 +2,10 @@ import { createSign, randomBytes } from 'node:crypto'
 import type { KeyObject } from 'node:crypto'
 
 // Node can generate keys and parse certificates (X509Certificate) but cannot issue one. The
-// simulator only needs one fixed shape of self-signed certificate, which takes a few dozen lines
-// of DER below; a runtime dependency (node-forge, selfsigned) for the shipped simulator would
-// bring far more code than that into every install.
+// simulator only needs two fixed shapes (a CA certificate and the signing certificate it issues,
+// as PayPal's chain to DigiCert), which take a few dozen lines of DER below; a runtime dependency
+// (node-forge, selfsigned) for the shipped simulator would bring far more code than that into
+// every install.
 
 function derLength (length: number): Buffer {
   if (length < 0x80) return Buffer.from([length])
@@ -42,10 +43,29 @@ function distinguishedName (commonName: string): Buffer {
   )
 }
 
+// basicConstraints (2.5.29.19), critical, cA TRUE: what makes a certificate a CA to verifiers.
+const CA_EXTENSIONS = der(0xa3, sequence(sequence(
+  der(0x06, Buffer.from('551d13', 'hex')), der(0x01, Buffer.from([0xff])), der(0x04, sequence(der(0x01, Buffer.from([0xff]))))
+)))
+
 const VALIDITY_MS = 5 * 365 * 24 * 3600 * 1000
 
-/** A self-signed X.509 v3 certificate (PEM) for `publicKey`, signed SHA256withRSA with `privateKey`. */
-export function selfSignedCertificate (privateKey: KeyObject, publicKey: KeyObject, commonName: string, notBefore: Date): string {
+export interface CertificateRequest {
+  /** The key the certificate is for. */
+  publicKey: KeyObject
+  commonName: string
+  /** The issuer's name and key: itself for a self-signed certificate. */
+  issuerName: string
+  issuerKey: KeyObject
+  notBefore: Date
+  /** Default: 5 years. */
+  validityMs?: number
+  /** A CA certificate (basicConstraints cA TRUE), able to issue others. */
+  ca?: boolean
+}
+
+/** An X.509 v3 certificate (PEM) for `publicKey`, signed SHA256withRSA with the issuer's private key. */
+export function issueCertificate (request: CertificateRequest): string {
   const serial = randomBytes(16)
   // A positive INTEGER without a leading zero byte.
   serial.writeUInt8((serial.readUInt8(0) & 0x7f) | 0x01, 0)
@@ -53,13 +73,19 @@ export function selfSignedCertificate (privateKey: KeyObject, publicKey: KeyObje
     der(0xa0, der(0x02, Buffer.from([2]))),
     der(0x02, serial),
     SHA256_WITH_RSA,
-    distinguishedName(commonName),
-    sequence(derTime(notBefore), derTime(new Date(notBefore.getTime() + VALIDITY_MS))),
-    distinguishedName(commonName),
-    publicKey.export({ type: 'spki', format: 'der' })
+    distinguishedName(request.issuerName),
+    sequence(derTime(request.notBefore), derTime(new Date(request.notBefore.getTime() + (request.validityMs ?? VALIDITY_MS)))),
+    distinguishedName(request.commonName),
+    request.publicKey.export({ type: 'spki', format: 'der' }),
+    ...(request.ca === true ? [CA_EXTENSIONS] : [])
   )
-  const signature = createSign('sha256').update(tbsCertificate).sign(privateKey)
+  const signature = createSign('sha256').update(tbsCertificate).sign(request.issuerKey)
   const certificate = sequence(tbsCertificate, SHA256_WITH_RSA, der(0x03, Buffer.from([0]), signature))
   const base64 = certificate.toString('base64').replace(/.{64}(?=.)/g, '$&\n')
   return `-----BEGIN CERTIFICATE-----\n${base64}\n-----END CERTIFICATE-----\n`
+}
+
+/** A self-signed X.509 v3 certificate (PEM) for `publicKey`, signed SHA256withRSA with `privateKey`. */
+export function selfSignedCertificate (privateKey: KeyObject, publicKey: KeyObject, commonName: string, notBefore: Date): string {
+  return issueCertificate({ publicKey, commonName, issuerName: commonName, issuerKey: privateKey, notBefore })
 }

@@ -72,6 +72,7 @@ export function createControl (runtime: SimulatorRuntime, webhooks: WebhookEngin
       waitForIdle: () => webhooks.waitForIdle(),
       sign: (body, options) => webhooks.sign(body, options),
       certificatePem: async () => (await webhooks.identity()).certificatePem,
+      certificateAuthorityPem: async () => (await webhooks.identity()).certificateAuthorityPem,
       certificateUrl: () => `${runtime.baseUrl()}${certificatePath(webhooks.certificateId)}`
     }
   }

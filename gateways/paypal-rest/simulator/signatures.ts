@@ -1,7 +1,7 @@
 import { createVerify, generateKeyPair, sign } from 'node:crypto'
 import type { KeyObject } from 'node:crypto'
 import { promisify } from 'node:util'
-import { selfSignedCertificate } from './certificate.ts'
+import { issueCertificate } from './certificate.ts'
 import { newTransmissionId } from './ids.ts'
 import { paypalTime } from './store.ts'
 import type { SignOptions, WebhookSignatureHeaders } from './types.ts'
@@ -16,14 +16,23 @@ export interface SigningIdentity {
   privateKey: KeyObject
   publicKey: KeyObject
   certificatePem: string
+  /** The simulator's CA, which issued certificatePem: what a verifier configures as its trust anchor. */
+  certificateAuthorityPem: string
 }
 
 const generateRsaKeyPair = promisify(generateKeyPair)
 
+/** The simulator's CA (standing in for PayPal's DigiCert root) and the signing certificate it issues. */
 export async function createSigningIdentity (certificateId: string, now: number): Promise<SigningIdentity> {
-  const { privateKey, publicKey } = await generateRsaKeyPair('rsa', { modulusLength: 2048 })
-  const certificatePem = selfSignedCertificate(privateKey, publicKey, certificateId, new Date(now))
-  return { certificateId, privateKey, publicKey, certificatePem }
+  const [ca, { privateKey, publicKey }] = await Promise.all([
+    generateRsaKeyPair('rsa', { modulusLength: 2048 }),
+    generateRsaKeyPair('rsa', { modulusLength: 2048 })
+  ])
+  const notBefore = new Date(now)
+  const caName = 'PayPal Simulator Root CA'
+  const certificateAuthorityPem = issueCertificate({ publicKey: ca.publicKey, commonName: caName, issuerName: caName, issuerKey: ca.privateKey, notBefore, ca: true })
+  const certificatePem = issueCertificate({ publicKey, commonName: certificateId, issuerName: caName, issuerKey: ca.privateKey, notBefore })
+  return { certificateId, privateKey, publicKey, certificatePem, certificateAuthorityPem }
 }
 
 export function certificatePath (certificateId: string): string {

@@ -326,7 +326,10 @@ export interface WebhookControl {
   waitForIdle: () => Promise<void>
   /** Signs `body` exactly as the simulator signs what it sends (CRC32 method). */
   sign: (body: string, options: SignOptions) => Promise<WebhookSignatureHeaders>
+  /** The signing certificate, issued by the simulator's CA. */
   certificatePem: () => Promise<string>
+  /** The simulator's CA certificate: the trust anchor (webhook_trust_anchors) of a gateway verifying offline. */
+  certificateAuthorityPem: () => Promise<string>
   certificateUrl: () => string
 }
 

@@ -150,3 +150,20 @@ t.test('webhook options', async (t) => {
     t.throws(() => configWith({ webhookMaxAge }), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /"webhook_max_age"/ }, String(webhookMaxAge))
   }
 })
+
+t.test('webhook_trust_anchors: PEM certificates (one string or a list), checked at boot; none means Node\'s bundled roots', async (t) => {
+  const { generateKeyPairSync } = await import('node:crypto')
+  const { issueCertificate } = await import('../../../gateways/paypal-rest/simulator/certificate.ts')
+  const ca = (name: string) => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+    return issueCertificate({ publicKey, commonName: name, issuerName: name, issuerKey: privateKey, notBefore: new Date(), ca: true })
+  }
+  const [one, two] = [ca('CA one'), ca('CA two')]
+  t.equal(configWith({}).webhookTrustAnchors, undefined)
+  t.equal(configWith({ webhookTrustAnchors: '' }).webhookTrustAnchors, undefined)
+  t.same(configWith({ webhookTrustAnchors: one + two }).webhookTrustAnchors?.map((anchor) => anchor.subject), ['C=US\nO=PayPal Simulator\nCN=CA one', 'C=US\nO=PayPal Simulator\nCN=CA two'])
+  t.equal(configWith({ webhookTrustAnchors: [one, two] }).webhookTrustAnchors?.length, 2)
+  for (const webhookTrustAnchors of ['not a certificate', 42, [one, 42], '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----']) {
+    t.throws(() => configWith({ webhookTrustAnchors }), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /"webhook_trust_anchors"/ }, String(webhookTrustAnchors).slice(0, 20))
+  }
+})

@@ -11,11 +11,11 @@ interface Setup extends PaypalFixture {
   verifier: PaypalWebhookVerifier
   http: ScriptedHttpClient
   webhookId: string
-  signed: (body?: string) => Promise<WebhookSignatureHeaders>
+  signed: (body?: string, transmissionTime?: string) => Promise<WebhookSignatureHeaders>
   calls: (pattern: RegExp) => number
 }
 
-async function setup (t: Teardown, mode: 'online' | 'offline', options: { webhookId?: string, endpoint?: string, maxAge?: number, now?: () => number } = {}): Promise<Setup> {
+async function setup (t: Teardown, mode: 'online' | 'offline', options: { webhookId?: string, endpoint?: string, maxAge?: number, now?: () => number, trustAnchors?: string } = {}): Promise<Setup> {
   const fixture = await startPaypal(t)
   const subscription = fixture.paypal.simulator.webhooks.subscribe({ url: 'http://127.0.0.1:9/hooks', clientId: fixture.client.clientId })
   const webhookId = options.webhookId ?? subscription.id
@@ -29,7 +29,9 @@ async function setup (t: Teardown, mode: 'online' | 'offline', options: { webhoo
     config: { 'service.EndPoint': options.endpoint ?? fixture.endpoint, 'http.RetryBackoffMs': 1, 'http.Retry': 0 },
     webhookId,
     webhookVerification: mode,
-    webhookMaxAge: options.maxAge
+    webhookMaxAge: options.maxAge,
+    // The simulator's CA stands in for PayPal's (DigiCert); '' leaves Node's bundled roots.
+    webhookTrustAnchors: options.trustAnchors ?? await fixture.paypal.simulator.webhooks.certificateAuthorityPem()
   })
   const verifier = new PaypalWebhookVerifier(config, new PaypalRestApi(config, http, new CapturingLogger()), http, { now: options.now })
   return {
@@ -37,7 +39,7 @@ async function setup (t: Teardown, mode: 'online' | 'offline', options: { webhoo
     verifier,
     http,
     webhookId,
-    signed: async (body = EVENT) => await fixture.paypal.simulator.webhooks.sign(body, { webhookId: subscription.id }),
+    signed: async (body = EVENT, transmissionTime?: string) => await fixture.paypal.simulator.webhooks.sign(body, { webhookId: subscription.id, transmissionTime }),
     calls: (pattern) => http.requests.filter((request) => pattern.test(request.url)).length
   }
 }

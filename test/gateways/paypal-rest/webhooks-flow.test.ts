@@ -199,6 +199,16 @@ t.test('offline verification: deliveries checked against PayPal\'s certificate, 
   t.notOk(logger.calls().some((call) => call.includes('verify-webhook-signature')), 'PayPal was not asked')
 })
 
+t.test('offline verification without the simulator\'s CA as trust anchor refuses its deliveries: a certificate no trusted CA issued', async (t) => {
+  const shop = await startShop(t, { gateway: { webhook_verification: 'offline', webhook_trust_anchors: '' } })
+  const { sale, done } = await pendingPayment(shop)
+  const held = await settleHeld(shop, sale.id)
+  t.equal((await deliver(shop, held.body, { ...held.headers })).status, 400, 'refused: Node\'s bundled roots issued no simulator certificate')
+  t.equal((await readDone(done.doneUrl)).status, 'pending', 'nothing was taken from it')
+  shop.paypal.simulator.webhooks.resume()
+  await shop.paypal.simulator.webhooks.waitForIdle()
+})
+
 t.test('offline verification refuses a certificate URL outside PayPal and never downloads it', async (t) => {
   const shop = await startShop(t, { gateway: { webhook_verification: 'offline' } })
   const downloads: string[] = []

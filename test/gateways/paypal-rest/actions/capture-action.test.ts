@@ -81,7 +81,8 @@ t.test('a declined instrument: failed, with PayPal\'s error kept', async (t) => 
 
 t.test('a payment PayPal refuses to create: failed with PayPal\'s details, and no redirect', async (t) => {
   const setup = await engineSetup(t)
-  const prepared = await preparePayment(setup.paywire, { details: { transactions: [{ amount: { total: '1.001', currency: 'EUR' } }] } })
+  // Details that do not add up: only PayPal checks them.
+  const prepared = await preparePayment(setup.paywire, { details: { transactions: [{ amount: { total: '19.99', currency: 'EUR', details: { subtotal: '5.00' } } }] } })
   t.equal(await capture(setup.paywire, prepared.token), undefined)
   t.equal(await statusOf(setup.paywire, prepared.payment), 'failed')
   t.match((await reload(setup.paywire, prepared.payment)).details.error, { name: 'VALIDATION_ERROR', details: [{ field: String, issue: String }] })

@@ -44,3 +44,14 @@ t.test('only conversions to the details array', async (t) => {
   const { paywire } = await engineSetup(t)
   await t.rejects(paywire.getGateway(GATEWAY).execute(new Convert(new Payment(), 'json', null)), { code: 'PAYWIRE_ERR_REQUEST_NOT_SUPPORTED' })
 })
+
+t.test('a description cut at 127 characters keeps an emoji whole: PayPal gets it, the payment is stored', async (t) => {
+  const setup = await engineSetup(t)
+  const description = `${'d'.repeat(126)}😀 and more`
+  const number = `${'n'.repeat(120)}👨‍👩‍👧-42`
+  const prepared = await preparePayment(setup.paywire, { description, number })
+  await toApproval(setup.paywire, prepared.token)
+  const { details } = await reload(setup.paywire, prepared.payment)
+  t.match(details.transactions[0], { description: 'd'.repeat(126), invoice_number: 'n'.repeat(120) })
+  t.match(setup.paypal.simulator.payment(details.id), { transactions: [{ description: 'd'.repeat(126), invoice_number: 'n'.repeat(120) }] })
+})
