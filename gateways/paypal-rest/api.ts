@@ -20,10 +20,12 @@ export function isPaypalCallError (error: unknown): error is PaypalCallError {
   return error instanceof Error && (error as Partial<PaypalCallError>).paypal !== undefined
 }
 
-interface CallOptions {
+export interface CallOptions {
   body?: unknown
   /** PayPal-Request-Id: makes the call safe to repeat, so it is retried on 5xx and timeouts. */
   requestId?: string
+  /** More headers (Orders v2's `Prefer`). */
+  headers?: Record<string, string>
 }
 
 const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 }
@@ -76,6 +78,14 @@ export class PaypalRestApi {
     return this.#call('POST', `/v1/payments/sale/${encodeURIComponent(saleId)}/refund`, { body, requestId })
   }
 
+  /**
+   * Any REST call on this client's token, retries and error handling: what the paypal_checkout
+   * gateway builds its Orders v2 / Payments v2 calls on.
+   */
+  request (method: string, path: string, options: CallOptions = {}): Promise<PaypalResource> {
+    return this.#call(method, path, options)
+  }
+
   /** Asks PayPal whether a webhook delivery is genuine; `rawEvent` is spliced in byte for byte. */
   async verifyWebhookSignature (fields: Record<string, string>, rawEvent: string): Promise<boolean> {
     const head = JSON.stringify({ ...fields, webhook_id: this.config.webhookId })
@@ -91,17 +101,17 @@ export class PaypalRestApi {
   async #call (method: string, path: string, options: CallOptions = {}): Promise<PaypalResource> {
     const body = options.body instanceof RawJson ? options.body.json : options.body === undefined ? undefined : JSON.stringify(options.body)
     const repeatable = method === 'GET' || options.requestId !== undefined
-    const response = await this.#withRetries(repeatable ? this.config.attempts : 1, (attempt) => this.#authorizedSend(method, path, body, options.requestId, attempt))
+    const response = await this.#withRetries(repeatable ? this.config.attempts : 1, (attempt) => this.#authorizedSend(method, path, body, options, attempt))
     if (response === undefined || response.statusCode >= 400) throw failure(response, path)
     return parseAnswer(response, path)
   }
 
   /** One attempt with the cached token; a 401 (it expired or was revoked early) gets one fresh token and one more try. */
-  async #authorizedSend (method: string, path: string, body: string | undefined, requestId: string | undefined,
+  async #authorizedSend (method: string, path: string, body: string | undefined, options: CallOptions,
     attempt: number): Promise<HttpClientResponse | undefined> {
     const send = (token: string) => {
-      const headers: Record<string, string> = { ...this.config.headers, authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' }
-      if (requestId !== undefined) headers['paypal-request-id'] = requestId
+      const headers: Record<string, string> = { ...this.config.headers, ...options.headers, authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' }
+      if (options.requestId !== undefined) headers['paypal-request-id'] = options.requestId
       return this.#send({ method, url: this.config.endpoint + path, headers, body }, path, attempt)
     }
     const token = await this.#accessToken()

@@ -1,7 +1,7 @@
 export { PaypalRestGatewayFactory, PAYPAL_REST_FACTORY_NAME, type PaypalRestGatewayOptions } from './factory.ts'
 export { paypalRestGateway } from './plugin.ts'
 export { DEFAULT_WEBHOOK_MAX_AGE_SECONDS, PaypalRestConfig, PAYPAL_HOSTS } from './config.ts'
-export { PaypalRestApi, isPaypalCallError, type PaypalCallError, type PaypalError } from './api.ts'
+export { PaypalRestApi, isPaypalCallError, type CallOptions, type PaypalCallError, type PaypalError, type PaypalResource } from './api.ts'
 export { MAX_REMEMBERED_TRANSMISSIONS, PaypalWebhookVerifier, type WebhookVerifierOptions } from './webhook-verifier.ts'
 export { Amount, Payer, PaymentDetails, RedirectUrls, Transaction, PAYMENT_DETAILS_ID_PROPERTY } from './model/payment-details.ts'
 export { paypalStatus } from './details.ts'
