@@ -36,6 +36,8 @@ export class CheckoutViews {
       delete record.paywire_state
     }
     Object.assign(record, view)
+    // PayPal completed the order: no capture or authorize of it is left with an unknown outcome.
+    if (record.status === 'COMPLETED' && record.paywire_attempts !== undefined) record.paywire_attempts = {}
     return decision
   }
 }
