@@ -88,15 +88,20 @@ const RETRIED = ['PAYWIRE_ERR_PAYMENT_BUSY', 'PAYWIRE_ERR_PROVIDER', 'PAYWIRE_ER
  */
 async function untilDone (work: () => Promise<unknown>): Promise<void> {
   let pause = 5
-  for (let attempt = 0; ; attempt++) {
+  let failures = 0
+  for (;;) {
     try {
       await work()
       return
     } catch (error) {
-      if (attempt >= PATIENCE * 4 || !RETRIED.some((code) => isErrorCode(error, code))) throw error
+      if (!RETRIED.some((code) => isErrorCode(error, code))) throw error
+      // A busy payment says another writer holds it and will finish: how long it takes depends
+      // on the machine's load, so only the writer's own failures count against its patience.
       if (isErrorCode(error, 'PAYWIRE_ERR_PAYMENT_BUSY')) {
         await setTimeout(pause)
         pause = Math.min(pause * 2, 100)
+      } else if (++failures >= PATIENCE * 4) {
+        throw error
       }
     }
   }
