@@ -1,5 +1,5 @@
 import createError from '@fastify/error'
-import { isPaypalCallError, type PaypalCallError } from '../paypal-rest/index.ts'
+import { isPaypalCallError, type PaypalCallError } from '../paypal-shared/index.ts'
 
 /**
  * The paypal_checkout gateway's coded errors (`paypalCheckoutErrorCodes` from

@@ -2,7 +2,7 @@ import {
   CoreGatewayFactory, ExclusiveExecutor, HttpClient, Logger, PaywireEvents, StatusTransitions, StorageRegistry, autowire, factory, get,
   serviceId, type ActionEntry, type ContainerConfiguration
 } from '../../plugins/core/engine/index.ts'
-import { DEFAULT_WEBHOOK_MAX_AGE_SECONDS, PaypalRestApi, PaypalRestConfig, PaypalWebhookVerifier } from '../paypal-rest/index.ts'
+import { DEFAULT_WEBHOOK_MAX_AGE_SECONDS, PaypalRestConfig, PaypalWebhookVerifier } from '../paypal-shared/index.ts'
 import { CancelAction } from './actions/cancel-action.ts'
 import { AuthorizeAction, CaptureAction } from './actions/capture-action.ts'
 import { ConvertPaymentAction } from './actions/convert-payment-action.ts'
@@ -39,9 +39,9 @@ export type PaypalCheckoutGatewayOptions = {
 }
 
 /**
- * PayPal Checkout (Orders v2, Payments v2) as a 2.0 gateway factory, on the PayPal REST client
- * (OAuth token cache, retries, request ids, error bodies) and webhook verifier it shares with
- * paypal_rest; only the Orders v2 surface is its own.
+ * PayPal Checkout (Orders v2, Payments v2) as a 2.0 gateway factory, on the shared PayPal layer
+ * (gateways/paypal-shared: REST client, sdk_config.ini options, webhook verifier) that paypal_rest
+ * uses too; only the Orders v2 surface is its own.
  */
 export class PaypalCheckoutGatewayFactory extends CoreGatewayFactory {
   readonly optionsPrefix = PAYPAL_CHECKOUT_FACTORY_NAME
@@ -74,10 +74,9 @@ export class PaypalCheckoutGatewayFactory extends CoreGatewayFactory {
         locale: container.get('paypal_checkout.locale'),
         shippingPreference: container.get('paypal_checkout.shipping_preference')
       })),
-      [serviceId(PaypalRestApi)]: autowire(PaypalRestApi).constructor(get(PaypalRestConfig), get(HttpClient), get(Logger)),
-      [serviceId(PaypalCheckoutApi)]: autowire(PaypalCheckoutApi).constructor(get(PaypalRestApi)),
+      [serviceId(PaypalCheckoutApi)]: autowire(PaypalCheckoutApi).constructor(get(PaypalRestConfig), get(HttpClient), get(Logger)),
       [serviceId(PaypalWebhookVerifier)]: autowire(PaypalWebhookVerifier)
-        .constructor(get(PaypalRestConfig), get(PaypalRestApi), get(HttpClient)),
+        .constructor(get(PaypalRestConfig), get(PaypalCheckoutApi), get(HttpClient)),
       [serviceId(CheckoutViews)]: autowire(CheckoutViews).constructor(get(StatusTransitions), get(Logger), get(PaypalRestConfig)),
       [serviceId(CaptureAction)]: autowire(CaptureAction).constructor(get(PaypalCheckoutApi), get(CheckoutViews), get(CheckoutSettings)),
       [serviceId(AuthorizeAction)]: autowire(AuthorizeAction).constructor(get(PaypalCheckoutApi), get(CheckoutViews), get(CheckoutSettings)),

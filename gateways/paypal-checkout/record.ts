@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { ArrayObject, HumanStatus, type HumanStatusValue, type PaymentAmounts } from '../../plugins/core/engine/index.ts'
-import { fromPaypalAmount } from '../paypal-rest/index.ts'
+import { fromPaypalAmount } from '../paypal-shared/index.ts'
 
 /**
  * A PayPal order's details as one mutable record in the Payment's details bag: PayPal's order

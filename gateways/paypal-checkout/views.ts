@@ -1,5 +1,5 @@
 import type { Logger, StatusTransitions, TransitionDecision } from '../../plugins/core/engine/index.ts'
-import type { PaypalResource, PaypalRestConfig } from '../paypal-rest/index.ts'
+import type { PaypalResource, PaypalRestConfig } from '../paypal-shared/index.ts'
 import { checkoutAmounts, paypalStatus, type CheckoutRecord } from './record.ts'
 
 export type CheckoutViewSource = 'create' | 'capture' | 'authorize' | 'sync' | 'webhook' | 'refund' | 'void'

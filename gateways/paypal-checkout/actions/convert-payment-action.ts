@@ -1,5 +1,5 @@
 import { ArrayObject, Convert, Payment, type Action } from '../../../plugins/core/engine/index.ts'
-import { toPaypalAmount } from '../../paypal-rest/index.ts'
+import { toPaypalAmount } from '../../paypal-shared/index.ts'
 
 /** PayPal's limit for description, invoice_id and custom_id and item names. */
 const TEXT_LIMIT = 127

@@ -2,7 +2,7 @@ import {
   GatewayAwareAction, GetHttpRequest, HttpResponse, Identity, Notify, Payment,
   type Action, type ExclusiveExecutor, type Logger, type PaywireEvents, type StorageRegistry, type UnmatchedNotification
 } from '../../../plugins/core/engine/index.ts'
-import type { PaypalRestConfig, PaypalWebhookVerifier } from '../../paypal-rest/index.ts'
+import type { PaypalRestConfig, PaypalWebhookVerifier } from '../../paypal-shared/index.ts'
 import type { PaypalCheckoutApi } from '../api.ts'
 import { recordOf, type CheckoutRecord } from '../record.ts'
 import type { CheckoutViews } from '../views.ts'

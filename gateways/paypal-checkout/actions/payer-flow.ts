@@ -1,7 +1,7 @@
 import {
   Checkpoint, GatewayAwareAction, GetHttpRequest, HttpRedirect, errorCodes, type Authorize, type Capture
 } from '../../../plugins/core/engine/index.ts'
-import type { PaypalCallError } from '../../paypal-rest/index.ts'
+import type { PaypalCallError } from '../../paypal-shared/index.ts'
 import type { PaypalCheckoutApi } from '../api.ts'
 import { codedError, isFinalRefusal, isOutcomeUnknown, isPaypalCallError, issueOf, recordedError } from '../errors.ts'
 import { awaitsBuyer, link, renewRequestId, requestIdFor, type CheckoutRecord } from '../record.ts'

@@ -1,5 +1,5 @@
 import { Checkpoint, GatewayAwareAction, Refund, errorCodes } from '../../../plugins/core/engine/index.ts'
-import { toPaypalAmount, type PaypalResource } from '../../paypal-rest/index.ts'
+import { toPaypalAmount, type PaypalResource } from '../../paypal-shared/index.ts'
 import type { PaypalCheckoutApi } from '../api.ts'
 import { codedError, isFinalRefusal, isPaypalCallError, recordedError } from '../errors.ts'
 import { capturesOf, paypalStatus, recordOf, uniqueRequestId, type CheckoutRecord } from '../record.ts'

@@ -1,5 +1,5 @@
 import { ArrayObject, Convert, Payment, type Action } from '../../../plugins/core/engine/index.ts'
-import { toPaypalAmount } from '../money.ts'
+import { toPaypalAmount } from '../../paypal-shared/index.ts'
 
 /** PayPal's limit for description and invoice_number. */
 const TEXT_LIMIT = 127
