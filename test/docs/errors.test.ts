@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import t from 'tap'
+import { paypalCheckoutErrorCodes } from '../../gateways/paypal-checkout/index.ts'
 import { errorCodes } from '../../plugins/core/engine/index.ts'
 import { graphqlErrorCodes } from '../../plugins/graphql/index.ts'
 import { postgresErrorCodes } from '../../plugins/postgres/index.ts'
@@ -13,7 +14,8 @@ const PARTS: Array<[Record<string, unknown>, string]> = [
   [errorCodes, ''],
   [redisErrorCodes, '## Redis plugin'],
   [graphqlErrorCodes, '## GraphQL plugin'],
-  [postgresErrorCodes, '## PostgreSQL plugin']
+  [postgresErrorCodes, '## PostgreSQL plugin'],
+  [paypalCheckoutErrorCodes, '## PayPal Checkout gateway']
 ]
 
 function exported (codes: Record<string, unknown>): string[] {
