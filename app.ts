@@ -13,6 +13,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type, type Static } from '@sinclair/typebox'
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import { offlineGateway } from 'paywire/gateways/offline'
+import { paypalCheckoutGateway } from 'paywire/gateways/paypal-checkout'
 import { paypalRestGateway } from 'paywire/gateways/paypal-rest'
 import { buildPaypalSimulator, type PaypalSimulator } from 'paywire/paypal-simulator'
 import { Payment, escapeHtml, paywire, paywireLogSerializers, parseToMinorUnits, prefersHtml, type PaywirePluginOptions } from 'paywire'
@@ -32,7 +33,8 @@ export interface DemoShopOptions {
   baseUrl?: string
   logger?: FastifyServerOptions['logger']
   /**
-   * The "paypal" gateway: 'simulator' (default) runs the project's PayPal simulator in
+   * The PayPal gateways, "paypal" (paypal_rest, Payments v1) and "paypal-checkout"
+   * (paypal_checkout, Orders v2): 'simulator' (default) runs the project's PayPal simulator in
    * process, so the whole redirect flow works offline; credentials use PayPal itself.
    */
   paypal?: false | 'simulator' | PaypalCredentials
@@ -77,6 +79,8 @@ export interface PaypalCredentials {
   clientSecret: string
   mode?: 'sandbox' | 'live'
   webhookId?: string
+  /** The webhook id for the "paypal-checkout" gateway's notify URL. */
+  checkoutWebhookId?: string
 }
 
 const CURRENCIES = ['EUR', 'USD', 'GBP', 'JPY', 'CHF']
@@ -249,17 +253,18 @@ export async function buildDemoShop (options: DemoShopOptions = {}): Promise<Fas
   return app
 }
 
-/** PayPal's sandbox (or live) with credentials; without them the simulator, started with the shop. */
+/**
+ * PayPal's sandbox (or live) with credentials; without them the simulator, started with the shop.
+ * Both PayPal gateways side by side: "paypal" (Payments v1) and "paypal-checkout" (Orders v2).
+ */
 async function addPaypal (app: FastifyInstance, paypal: 'simulator' | PaypalCredentials): Promise<void> {
   await app.register(paypalRestGateway)
+  await app.register(paypalCheckoutGateway)
   if (paypal !== 'simulator') {
-    app.paywire.addGateway('paypal', {
-      factory: 'paypal_rest',
-      client_id: paypal.clientId,
-      client_secret: paypal.clientSecret,
-      webhook_id: paypal.webhookId ?? '',
-      config: { mode: paypal.mode ?? 'sandbox' }
-    })
+    const account = { client_id: paypal.clientId, client_secret: paypal.clientSecret, config: { mode: paypal.mode ?? 'sandbox' } }
+    app.paywire.addGateway('paypal', { factory: 'paypal_rest', webhook_id: paypal.webhookId ?? '', ...account })
+    // Its webhooks go to its own notify URL, which needs a webhook id of its own at PayPal.
+    app.paywire.addGateway('paypal-checkout', { factory: 'paypal_checkout', webhook_id: paypal.checkoutWebhookId ?? '', ...account })
     return
   }
   const client = { clientId: 'demo-shop', clientSecret: randomUUID() }
@@ -269,16 +274,15 @@ async function addPaypal (app: FastifyInstance, paypal: 'simulator' | PaypalCred
     await simulator.close()
   })
   app.decorate('paypalSimulator', simulator)
-  app.paywire.addGateway('paypal', {
-    factory: 'paypal_rest',
-    client_id: client.clientId,
-    client_secret: client.clientSecret,
-    config: { 'service.EndPoint': endpoint }
-  })
+  const account = { client_id: client.clientId, client_secret: client.clientSecret, config: { 'service.EndPoint': endpoint } }
+  const gateways = { paypal: 'paypal_rest', 'paypal-checkout': 'paypal_checkout' } as const
+  for (const [name, factory] of Object.entries(gateways)) app.paywire.addGateway(name, { factory, ...account })
   // Webhooks need the shop's address: subscribe once it listens.
   app.addHook('onListen', function subscribePaypalWebhooks () {
-    const subscription = simulator.simulator.webhooks.subscribe({ url: `${app.listeningOrigin}/payment/notify/unsafe/paypal`, clientId: client.clientId })
-    app.paywire.addGateway('paypal', { factory: 'paypal_rest', webhook_id: subscription.id })
+    for (const [name, factory] of Object.entries(gateways)) {
+      const subscription = simulator.simulator.webhooks.subscribe({ url: `${app.listeningOrigin}/payment/notify/unsafe/${name}`, clientId: client.clientId })
+      app.paywire.addGateway(name, { factory, webhook_id: subscription.id })
+    }
   })
 }
 
@@ -335,7 +339,7 @@ export function readEnvironment (): DemoEnvironment {
     databaseSchema: env('DATABASE_SCHEMA'),
     baseUrl: env('BASE_URL'),
     paypal: clientId !== undefined && clientSecret !== undefined
-      ? { clientId, clientSecret, mode: env('PAYPAL_MODE') === 'live' ? 'live' : 'sandbox', webhookId: env('PAYPAL_WEBHOOK_ID') }
+      ? { clientId, clientSecret, mode: env('PAYPAL_MODE') === 'live' ? 'live' : 'sandbox', webhookId: env('PAYPAL_WEBHOOK_ID'), checkoutWebhookId: env('PAYPAL_CHECKOUT_WEBHOOK_ID') }
       : 'simulator'
   }
 }

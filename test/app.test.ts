@@ -173,3 +173,30 @@ t.test('npm start serves the shop on embedded defaults and completes a payment',
   t.match(output, 'SIGTERM received, closing')
   t.notMatch(output, /"level":50/, 'no error was logged')
 })
+
+t.test('the demo offers PayPal (Orders v2) beside PayPal (v1): the paypal-checkout gateway pays through the simulator', async (t) => {
+  const app = await buildDemoShop()
+  t.teardown(() => app.close())
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  t.match(await (await request(`${address}/`)).body.text(), 'paypal-checkout')
+  const checkout = await request(`${address}/checkout`, { method: 'POST', body: 'amount=7.50&currency=EUR&gateway=paypal-checkout', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+  await checkout.body.dump()
+  const toPaypal = await request(String(checkout.headers.location))
+  await toPaypal.body.dump()
+  const payerAction = new URL(String(toPaypal.headers.location))
+  t.equal(payerAction.pathname, '/checkoutnow')
+  const token = payerAction.searchParams.get('token') as string
+  const approved = await request(new URL('/checkoutnow', payerAction), {
+    method: 'POST', body: `token=${token}&decision=approve`, headers: { 'content-type': 'application/x-www-form-urlencoded' }
+  })
+  await approved.body.dump()
+  const back = await request(String(approved.headers.location))
+  await back.body.dump()
+  const done = await request(String(back.headers.location))
+  t.match(await done.body.json(), { status: 'captured', payment: { totalAmount: 750, currencyCode: 'EUR' } })
+  const webhooks = app.paypalSimulator?.simulator.webhooks
+  await webhooks?.waitForIdle()
+  const deliveries = webhooks?.deliveries().filter((delivery) => delivery.url.endsWith('/paypal-checkout')) ?? []
+  t.same(deliveries.map((delivery) => delivery.eventType).sort(), ['CHECKOUT.ORDER.APPROVED', 'PAYMENT.CAPTURE.COMPLETED'])
+  t.ok(deliveries.every((delivery) => delivery.attempts.at(-1)?.statusCode === 204), 'the shop verified and accepted each one')
+})

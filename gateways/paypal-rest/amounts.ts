@@ -1,6 +1,6 @@
 import type { PaymentAmounts } from '../../plugins/core/engine/index.ts'
 import { relatedResources, saleOf, type PaypalRecord } from './details.ts'
-import { fromPaypalAmount } from './money.ts'
+import { fromPaypalAmount } from '../paypal-shared/index.ts'
 
 /** Sale states in which the buyer's money was taken (and may since have gone back). */
 const MONEY_TAKEN: ReadonlySet<string> = new Set(['completed', 'partially_refunded', 'refunded', 'reversed'])

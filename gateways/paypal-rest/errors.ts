@@ -7,16 +7,8 @@ import createError from '@fastify/error'
  * nothing was sent or recorded, so the shop can correct it and start again.
  */
 
-export const PAYWIRE_ERR_PAYPAL_CURRENCY_NOT_SUPPORTED = createError<[string, string]>(
-  'PAYWIRE_ERR_PAYPAL_CURRENCY_NOT_SUPPORTED',
-  'PayPal does not accept payments in %s: its REST API takes %s.',
-  400, RangeError
-)
-export const PAYWIRE_ERR_PAYPAL_AMOUNT_OUT_OF_RANGE = createError<[string, string, string]>(
-  'PAYWIRE_ERR_PAYPAL_AMOUNT_OUT_OF_RANGE',
-  'Amount %s %s is outside PayPal\'s limits: %s.',
-  400, RangeError
-)
+// Amount and currency limits are PayPal's, whichever API: they live in the shared layer.
+export { PAYWIRE_ERR_PAYPAL_AMOUNT_OUT_OF_RANGE, PAYWIRE_ERR_PAYPAL_CURRENCY_NOT_SUPPORTED } from '../paypal-shared/errors.ts'
 export const PAYWIRE_ERR_PAYPAL_AMOUNT_MISMATCH = createError<[string, string, string]>(
   'PAYWIRE_ERR_PAYPAL_AMOUNT_MISMATCH',
   'The payment\'s details would have PayPal charge %s, not the payment\'s amount (%s minor units of %s): set one transaction whose amount is the payment\'s, or none (the gateway converts it).',

@@ -10,10 +10,10 @@ import { RefundAction } from './actions/refund-action.ts'
 import { StatusAction } from './actions/status-action.ts'
 import { SyncAction } from './actions/sync-action.ts'
 import { PaypalRestApi } from './api.ts'
-import { DEFAULT_WEBHOOK_MAX_AGE_SECONDS, PaypalRestConfig } from './config.ts'
+import { DEFAULT_WEBHOOK_MAX_AGE_SECONDS, PaypalRestConfig } from '../paypal-shared/index.ts'
 import { PaypalViews } from './views.ts'
 import { PaypalStateReader } from './state-reader.ts'
-import { PaypalWebhookVerifier } from './webhook-verifier.ts'
+import { PaypalWebhookVerifier } from '../paypal-shared/index.ts'
 
 export const PAYPAL_REST_FACTORY_NAME = 'paypal_rest'
 

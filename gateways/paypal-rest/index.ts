@@ -1,16 +1,17 @@
 export * as paypalRestErrorCodes from './errors.ts'
 export { PaypalRestGatewayFactory, PAYPAL_REST_FACTORY_NAME, type PaypalRestGatewayOptions } from './factory.ts'
 export { paypalRestGateway } from './plugin.ts'
-export { DEFAULT_WEBHOOK_MAX_AGE_SECONDS, PaypalRestConfig, PAYPAL_HOSTS } from './config.ts'
-export { PaypalRestApi, isPaypalCallError, type PaypalCallError, type PaypalError } from './api.ts'
-export { MAX_REMEMBERED_TRANSMISSIONS, PaypalWebhookVerifier, type WebhookVerifierOptions } from './webhook-verifier.ts'
+export { PaypalRestApi } from './api.ts'
+// The shared PayPal layer, re-exported so `paywire/gateways/paypal-rest` keeps every name it had.
+export {
+  DEFAULT_WEBHOOK_MAX_AGE_SECONDS, PaypalRestConfig, PAYPAL_HOSTS, PaypalRestClient, isPaypalCallError, type CallOptions, type PaypalCallError,
+  type PaypalError, type PaypalResource, MAX_REMEMBERED_TRANSMISSIONS, PaypalWebhookVerifier, type WebhookVerifierOptions,
+  toPaypalAmount, toPaypalTotal, fromPaypalAmount, PAYPAL_CURRENCIES, PAYPAL_MAX_INTEGER_DIGITS, PAYPAL_ZERO_DECIMAL_CURRENCIES
+} from '../paypal-shared/index.ts'
 export { Amount, Payer, PaymentDetails, RedirectUrls, Transaction, PAYMENT_DETAILS_ID_PROPERTY } from './model/payment-details.ts'
 export { paypalStatus } from './details.ts'
 export { paypalAmounts } from './amounts.ts'
 export { PaypalViews, type ViewSource } from './views.ts'
-export {
-  toPaypalAmount, toPaypalTotal, fromPaypalAmount, PAYPAL_CURRENCIES, PAYPAL_MAX_INTEGER_DIGITS, PAYPAL_ZERO_DECIMAL_CURRENCIES
-} from './money.ts'
 export { CaptureAction } from './actions/capture-action.ts'
 export { ConvertPaymentAction } from './actions/convert-payment-action.ts'
 export { StatusAction } from './actions/status-action.ts'

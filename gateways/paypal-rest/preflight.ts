@@ -1,6 +1,6 @@
 import type { PaypalRecord } from './details.ts'
 import { PAYWIRE_ERR_PAYPAL_INTENT_NOT_SUPPORTED } from './errors.ts'
-import { assertPaypalCurrency, assertPaypalTotal } from './money.ts'
+import { assertPaypalCurrency, assertPaypalTotal } from '../paypal-shared/index.ts'
 
 /**
  * What PayPal would refuse in a payment about to be created, refused before the call: the

@@ -1,7 +1,7 @@
 import type { Logger, StatusTransitions, TransitionDecision } from '../../plugins/core/engine/index.ts'
 import { paypalAmounts } from './amounts.ts'
 import type { PaypalResource } from './api.ts'
-import type { PaypalRestConfig } from './config.ts'
+import type { PaypalRestConfig } from '../paypal-shared/index.ts'
 import { paypalStatus, type PaypalRecord } from './details.ts'
 
 /** Which call brought PayPal's view: named in the log line of an overrule. */

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import t from 'tap'
+import { paypalCheckoutErrorCodes } from '../../gateways/paypal-checkout/index.ts'
 import { paypalRestErrorCodes } from '../../gateways/paypal-rest/index.ts'
 import { errorCodes } from '../../plugins/core/engine/index.ts'
 import { graphqlErrorCodes } from '../../plugins/graphql/index.ts'
@@ -15,7 +16,8 @@ const PARTS: Array<[Record<string, unknown>, string]> = [
   [redisErrorCodes, '## Redis plugin'],
   [graphqlErrorCodes, '## GraphQL plugin'],
   [postgresErrorCodes, '## PostgreSQL plugin'],
-  [paypalRestErrorCodes, '## PayPal REST gateway']
+  [paypalRestErrorCodes, '## PayPal REST gateway'],
+  [paypalCheckoutErrorCodes, '## PayPal Checkout gateway']
 ]
 
 function exported (codes: Record<string, unknown>): string[] {

@@ -21,6 +21,9 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 /** Subpaths for development and CI, never loaded by the runtime ones. */
 const TOOLING_SUBPATHS = ['./paypal-simulator', './package.json']
 const SIMULATOR_DIR = 'gateways/paypal-rest/simulator/'
+/** The layer the PayPal gateways share (REST client, options, webhook verification): below them, never a subpath of its own. */
+const PAYPAL_SHARED_DIR = 'gateways/paypal-shared/'
+const PAYPAL_GATEWAYS = ['./gateways/paypal-rest', './gateways/paypal-checkout']
 /** Which subpath may load each optional peer. */
 const OPTIONAL_PEER_OWNERS: Record<string, string> = {
   ioredis: './redis',
@@ -62,14 +65,14 @@ function graph (entry: string): { modules: string[], packages: string[] } {
 
 t.test('the exports map names every runtime subpath with its source entry', async (t) => {
   t.same(sourceEntries().map(([subpath]) => subpath).filter((subpath) => subpath !== './postgres'),
-    ['.', './engine', './redis', './graphql', './gateways/offline', './gateways/paypal-rest'])
+    ['.', './engine', './redis', './graphql', './gateways/offline', './gateways/paypal-rest', './gateways/paypal-checkout'])
 })
 
 for (const [subpath, entry] of sourceEntries()) {
   t.test(`${subpath} (${entry}) loads its own modules and the core's, nothing sideways`, async (t) => {
     const { modules, packages } = graph(entry)
     const own = `${dirname(entry).replace(/^\.\//, '')}/`
-    const allowed = subpath === './engine' ? [own] : [own, 'plugins/core/']
+    const allowed = subpath === './engine' ? [own] : PAYPAL_GATEWAYS.includes(subpath) ? [own, 'plugins/core/', PAYPAL_SHARED_DIR] : [own, 'plugins/core/']
     const strays = modules.filter((module) => module.startsWith(SIMULATOR_DIR) || !allowed.some((prefix) => module.startsWith(prefix)))
     t.same(strays, [], `modules outside ${allowed.join(' and ')}`)
     t.ok(modules.length > 1, 'the walk followed the imports')
@@ -81,6 +84,11 @@ for (const [subpath, entry] of sourceEntries()) {
     if (subpath === './engine') t.same(packages.filter((name) => FASTIFY_PACKAGES.includes(name) || name in pkg.peerDependencies), [], 'the engine runs without Fastify or any peer')
   })
 }
+
+t.test('the shared PayPal layer reaches only itself and the core: no gateway above it', async (t) => {
+  const { modules } = graph(`./${PAYPAL_SHARED_DIR}index.ts`)
+  t.same(modules.filter((module) => !module.startsWith(PAYPAL_SHARED_DIR) && !module.startsWith('plugins/core/')), [])
+})
 
 t.test('the simulator is its own subpath, and it does reach its modules', async (t) => {
   const target = pkg.exports['./paypal-simulator'] as Record<string, string>

@@ -1,6 +1,6 @@
 import { ArrayObject, Convert, Payment, type Action } from '../../../plugins/core/engine/index.ts'
+import { fromPaypalAmount, toPaypalTotal } from '../../paypal-shared/index.ts'
 import { PAYWIRE_ERR_PAYPAL_AMOUNT_MISMATCH } from '../errors.ts'
-import { fromPaypalAmount, toPaypalTotal } from '../money.ts'
 import { assertSaleIntent } from '../preflight.ts'
 import { cutText } from '../text.ts'
 

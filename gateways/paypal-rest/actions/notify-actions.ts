@@ -3,11 +3,11 @@ import {
   type Action, type ExclusiveExecutor, type Logger, type PaywireEvents, type StorageRegistry, type UnmatchedNotification
 } from '../../../plugins/core/engine/index.ts'
 import type { PaypalRestApi } from '../api.ts'
-import type { PaypalRestConfig } from '../config.ts'
+import type { PaypalRestConfig } from '../../paypal-shared/index.ts'
 import { recordOf, type PaypalRecord } from '../details.ts'
 import { PaymentDetails } from '../model/payment-details.ts'
 import type { PaypalViews } from '../views.ts'
-import type { PaypalWebhookVerifier } from '../webhook-verifier.ts'
+import type { PaypalWebhookVerifier } from '../../paypal-shared/index.ts'
 
 export interface WebhookEvent {
   id: string

@@ -1,7 +1,7 @@
 import { Checkpoint, GatewayAwareAction, Refund, errorCodes } from '../../../plugins/core/engine/index.ts'
 import { isPaypalCallError, type PaypalError, type PaypalResource, type PaypalRestApi } from '../api.ts'
 import { paypalStatus, recordOf, saleOf, uniqueRequestId, type PaypalRecord } from '../details.ts'
-import { toPaypalAmount } from '../money.ts'
+import { toPaypalAmount } from '../../paypal-shared/index.ts'
 import type { PaypalViews } from '../views.ts'
 import { isFinalRefusal } from './failures.ts'
 

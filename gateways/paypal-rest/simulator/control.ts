@@ -13,7 +13,7 @@ import type { PaypalSimulatorControl } from './types.ts'
 import type { WebhookEngine } from './webhook-delivery.ts'
 
 /** What tests drive the simulator with, next to the HTTP API (`app.simulator`). */
-export function createControl (runtime: SimulatorRuntime, webhooks: WebhookEngine, faults: FaultInjector): PaypalSimulatorControl {
+export function createControl (runtime: SimulatorRuntime, webhooks: WebhookEngine, faults: FaultInjector): Omit<PaypalSimulatorControl, 'orders'> {
   const { store } = runtime
 
   function payment (paymentId: string): StoredPayment {

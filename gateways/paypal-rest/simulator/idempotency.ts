@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route honours PayPal-Request-Id (paypal-wire §3.7). */
     paypalIdempotent?: boolean
+    /** Orders v2 / Payments v2 keep request ids for a shorter window than v1. */
+    paypalOrdersApi?: boolean
   }
 }
 
@@ -83,7 +85,10 @@ export function installIdempotency (app: FastifyInstance, runtime: SimulatorRunt
       const key = [context.clientId, requestId, request.method, requestPath(request.url)].join('\n')
       const fingerprint = canonicalJson(request.body ?? null)
       let outcome = outcomes.get(key)
-      if (outcome?.state === 'done' && store.now() - outcome.storedAt > store.config.idempotencyRetentionSeconds * 1000) {
+      const retentionSeconds = request.routeOptions.config.paypalOrdersApi === true
+        ? store.config.ordersIdempotencyRetentionSeconds
+        : store.config.idempotencyRetentionSeconds
+      if (outcome?.state === 'done' && store.now() - outcome.storedAt > retentionSeconds * 1000) {
         outcomes.delete(key)
         outcome = undefined
       }

@@ -8,6 +8,7 @@ import { registerOAuthRoutes, requireAccessToken } from './oauth.ts'
 import { registerPaymentRoutes } from './payments.ts'
 import { installPaypalProtocol } from './protocol.ts'
 import { installRequestGate } from './request-gate.ts'
+import { installOrdersApi } from './orders/index.ts'
 import { createRuntime } from './runtime.ts'
 import { registerSaleRoutes } from './sales.ts'
 import { createStore } from './store.ts'
@@ -20,10 +21,12 @@ export { PAYPAL_ERRORS } from './paypal-errors.ts'
 export type { PaypalErrorBody, PaypalErrorDetail, PaypalErrorName, OAuthErrorBody } from './paypal-errors.ts'
 export { crc32, signedMessage } from './signatures.ts'
 export type * from './types.ts'
+export type { OrderApprovalResult, OrderApproveOptions, OrderOutcome, OrdersControl, OrdersCounters } from './orders/control.ts'
+export type { V2ErrorBody, V2ErrorDetail } from './orders/errors.ts'
 
 /**
- * A PayPal REST (Payments v1) look-alike: OAuth, payments, sales, refunds, the buyer approval page
- * and signed webhooks, speaking PayPal's wire format and error bodies. Returns a Fastify instance
+ * A PayPal REST look-alike, Payments v1 (payments, sales, refunds) and Orders v2 / Payments v2
+ * (orders, authorizations, captures, refunds): OAuth, the buyer approval pages and signed webhooks, speaking PayPal's wire format and error bodies. Returns a Fastify instance
  * that is not listening yet, with its control object on `app.simulator`. State lives in the
  * instance, so any number of simulators can run in one process.
  */
@@ -39,6 +42,7 @@ export function buildPaypalSimulator (options: PaypalSimulatorOptions = {}): Pay
     done()
   })
   const webhooks = createWebhookEngine(app, runtime)
+  const ordersApi = installOrdersApi(runtime, webhooks)
   for (const registration of options.webhooks ?? []) webhooks.subscribe(registration)
 
   installPaypalProtocol(app, runtime)
@@ -54,12 +58,14 @@ export function buildPaypalSimulator (options: PaypalSimulatorOptions = {}): Pay
     registerPaymentRoutes(child, runtime, webhooks)
     registerSaleRoutes(child, runtime, webhooks)
     registerWebhookRoutes(child, runtime, webhooks)
+    ordersApi.registerApi(child)
   })
   app.register(async function buyerPages (child: FastifyInstance) {
     registerApprovalPage(child, runtime, webhooks)
+    ordersApi.registerPages(child)
   })
   registerCertificateRoute(app, webhooks)
 
-  app.decorate('simulator', createControl(runtime, webhooks, faults))
+  app.decorate('simulator', { ...createControl(runtime, webhooks, faults), orders: ordersApi.control })
   return app as PaypalSimulator
 }

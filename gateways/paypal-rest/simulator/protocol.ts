@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { OAuthError, PaypalApiError, paypalErrorBody } from './paypal-errors.ts'
 import type { PaypalErrorName } from './paypal-errors.ts'
+import { PaypalV2Error } from './orders/errors.ts'
 import type { SimulatorRuntime } from './runtime.ts'
 
 /** Form bodies (OAuth token call, approval page buttons) as a plain string map. */
@@ -44,6 +45,7 @@ export function installPaypalProtocol (app: FastifyInstance, runtime: SimulatorR
 
   app.setErrorHandler(function answerLikePaypal (error, request, reply) {
     if (error instanceof OAuthError) return reply.code(error.statusCode).send(error.body)
+    if (error instanceof PaypalV2Error) return reply.code(error.statusCode).send(error.body(runtime.context(request).debugId))
     const paypalError = error instanceof PaypalApiError ? error : new PaypalApiError(fastifyErrorName(error as FastifyError))
     if (paypalError.statusCode >= 500) request.log.error({ err: error }, 'PayPal simulator failed')
     const body = paypalErrorBody(paypalError.errorName, runtime.context(request).debugId, paypalError.details)

@@ -79,6 +79,7 @@ export interface ResolvedConfig {
   accessTokenTtlSeconds: number
   paymentTtlSeconds: number
   idempotencyRetentionSeconds: number
+  ordersIdempotencyRetentionSeconds: number
   pendingReasonCode: string
   publicUrl: string | undefined
   buyer: SimulatorBuyer
@@ -145,6 +146,7 @@ export function createStore (options: PaypalSimulatorOptions): SimulatorStore {
     accessTokenTtlSeconds: positiveInteger('accessTokenTtlSeconds', options.accessTokenTtlSeconds, 32400),
     paymentTtlSeconds: positiveInteger('paymentTtlSeconds', options.paymentTtlSeconds, 10800),
     idempotencyRetentionSeconds: positiveInteger('idempotencyRetentionSeconds', options.idempotencyRetentionSeconds, 30 * 24 * 3600),
+    ordersIdempotencyRetentionSeconds: positiveInteger('ordersIdempotencyRetentionSeconds', options.ordersIdempotencyRetentionSeconds, 6 * 3600),
     pendingReasonCode: options.pendingReasonCode ?? 'ECHECK',
     publicUrl: resolvePublicUrl(options.publicUrl),
     buyer: {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+import type { OrdersControl } from './orders/control.ts'
 
 export interface SimulatorClient {
   clientId: string
@@ -100,6 +101,8 @@ export interface PaypalSimulatorOptions {
   paymentTtlSeconds?: number
   /** How long PayPal-Request-Id outcomes are remembered. Default 30 days (Payments v1). */
   idempotencyRetentionSeconds?: number
+  /** The same for Orders v2 / Payments v2 calls. Default 6 hours, PayPal's window for orders. */
+  ordersIdempotencyRetentionSeconds?: number
   /** `reason_code` of pending sales. Default `ECHECK`. */
   pendingReasonCode?: string
   /** Webhook subscriptions that exist from the start. */
@@ -274,10 +277,13 @@ export interface WebhookEvent {
   id: string
   event_version: '1.0'
   create_time: string
-  resource_type: 'sale' | 'refund' | 'payment'
+  /** v1 events: sale, refund, payment; Orders v2 events: checkout-order, capture, authorization, refund. */
+  resource_type: 'sale' | 'refund' | 'payment' | 'checkout-order' | 'capture' | 'authorization'
+  /** `2.0` on Orders v2 / Payments v2 events; v1 events have none. */
+  resource_version?: '2.0'
   event_type: string
   summary: string
-  resource: SaleResource | RefundResource | PaymentResource | ReversalResource
+  resource: SaleResource | RefundResource | PaymentResource | ReversalResource | Record<string, unknown>
   links: Link[]
 }
 
@@ -369,6 +375,8 @@ export interface PaypalSimulatorControl {
   sale: (saleId: string) => SaleResource | undefined
   faults: FaultControl
   webhooks: WebhookControl
+  /** Orders v2 / Payments v2: approvals, captures settling or reversed, and their own counters. */
+  orders: OrdersControl
 }
 
 export type PaypalSimulator = FastifyInstance & { readonly simulator: PaypalSimulatorControl }

@@ -18,6 +18,7 @@ export interface NewEvent {
   clientId: string
   eventType: string
   resourceType: WebhookEvent['resource_type']
+  resourceVersion?: WebhookEvent['resource_version']
   summary: string
   resource: WebhookEvent['resource']
 }
@@ -176,6 +177,7 @@ export function createWebhookEngine (app: FastifyInstance, runtime: SimulatorRun
         event_version: '1.0',
         create_time: paypalTime(store.now()),
         resource_type: newEvent.resourceType,
+        ...(newEvent.resourceVersion === undefined ? {} : { resource_version: newEvent.resourceVersion }),
         event_type: newEvent.eventType,
         summary: newEvent.summary,
         resource: newEvent.resource,

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, sign } from 'node:crypto'
 import t from 'tap'
 import { PaypalRestApi, PaypalRestConfig, PaypalWebhookVerifier } from '../../../gateways/paypal-rest/index.ts'
-import { signedMessage } from '../../../gateways/paypal-rest/webhook-signature.ts'
+import { signedMessage } from '../../../gateways/paypal-shared/webhook-signature.ts'
 import { issueCertificate } from '../../../gateways/paypal-rest/simulator/certificate.ts'
 import type { HttpRequestData } from '../../../plugins/core/index.ts'
 import { CapturingLogger, ScriptedHttpClient, type Teardown } from './fixtures/recorders.ts'

@@ -1,7 +1,7 @@
 import { createHash, createVerify, type X509Certificate } from 'node:crypto'
 import { errorCodes, providerError, type HttpClient, type HttpRequestData } from '../../plugins/core/engine/index.ts'
-import type { PaypalRestApi } from './api.ts'
 import { bundledRootCertificates, chainsToAnchor, parseCertificates } from './certificate-chain.ts'
+import type { PaypalRestClient } from './client.ts'
 import type { PaypalRestConfig } from './config.ts'
 import { signedMessage } from './webhook-signature.ts'
 
@@ -49,14 +49,14 @@ export interface WebhookVerifierOptions {
  */
 export class PaypalWebhookVerifier {
   readonly config: PaypalRestConfig
-  readonly #api: PaypalRestApi
+  readonly #api: PaypalRestClient
   readonly #http: HttpClient
   readonly #certificates = new Map<string, Promise<X509Certificate[] | undefined>>()
   /** Verified transmissions by id, until their time falls out of the window: a replay costs nothing. */
   readonly #verified = new Map<string, Remembered>()
   readonly #now: () => number
 
-  constructor (config: PaypalRestConfig, api: PaypalRestApi, http: HttpClient, options: WebhookVerifierOptions = {}) {
+  constructor (config: PaypalRestConfig, api: PaypalRestClient, http: HttpClient, options: WebhookVerifierOptions = {}) {
     this.config = config
     this.#api = api
     this.#http = http

@@ -1,7 +1,7 @@
 import { createVerify } from 'node:crypto'
 import t from 'tap'
-import { crc32, signedMessage } from '../../../gateways/paypal-rest/webhook-signature.ts'
-import { startPaypal } from './fixtures/shop.ts'
+import { crc32, signedMessage } from '../../../gateways/paypal-shared/webhook-signature.ts'
+import { startPaypal } from '../paypal-rest/fixtures/shop.ts'
 
 t.test('crc32 is CRC-32/IEEE as an unsigned integer, over the UTF-8 bytes', async (t) => {
   t.equal(crc32('{"id":"WH-1"}'), 838965618, 'the value PayPal\'s SDK computes')

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, X509Certificate } from 'node:crypto'
 import t from 'tap'
-import { bundledRootCertificates, chainsToAnchor, parseCertificates } from '../../../gateways/paypal-rest/certificate-chain.ts'
+import { bundledRootCertificates, chainsToAnchor, parseCertificates } from '../../../gateways/paypal-shared/certificate-chain.ts'
 import { issueCertificate } from '../../../gateways/paypal-rest/simulator/certificate.ts'
 
 const notBefore = new Date(Date.now() - 60_000)

@@ -1,0 +1,19 @@
+import { PaymentStateReader, type PaymentState } from '../../plugins/core/engine/index.ts'
+import { capturesOf, checkoutAmounts, paypalStatus, type CheckoutRecord } from './record.ts'
+
+/**
+ * A PayPal order's state from a stored Payment (its `details` hold the order), as StatusAction
+ * reads it: what the engine compares before and after a commit to write payment events.
+ */
+export class CheckoutStateReader extends PaymentStateReader {
+  read (record: Record<string, unknown>): PaymentState | undefined {
+    const order = record.details as CheckoutRecord | undefined
+    if (typeof order !== 'object' || order === null) return undefined
+    const providerIds: Record<string, string> = {}
+    if (typeof order.id === 'string') providerIds.order = order.id
+    const capture = capturesOf(order).at(-1)
+    if (typeof capture?.id === 'string') providerIds.capture = capture.id
+    const amounts = checkoutAmounts(order)
+    return { status: paypalStatus(order), ...(amounts === undefined ? {} : { amounts }), providerIds }
+  }
+}

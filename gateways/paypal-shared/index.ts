@@ -1,0 +1,14 @@
+/*
+ * What the PayPal gateways share, one layer below them: the REST client (OAuth token cache and
+ * refresh, retries with backoff, PayPal-Request-Id, error bodies), the sdk_config.ini / `config`
+ * options, webhook verification (online and offline) and PayPal's amount format. Each gateway
+ * keeps only its own API surface; gateways never import each other.
+ */
+export { DEFAULT_WEBHOOK_MAX_AGE_SECONDS, PaypalRestConfig, PAYPAL_HOSTS, type LogLevel, type PaypalRestOptions } from './config.ts'
+export { PaypalRestClient, isPaypalCallError, type CallOptions, type PaypalCallError, type PaypalError, type PaypalResource } from './client.ts'
+export { MAX_REMEMBERED_TRANSMISSIONS, PaypalWebhookVerifier, type WebhookVerifierOptions } from './webhook-verifier.ts'
+export { crc32, signedMessage } from './webhook-signature.ts'
+export {
+  toPaypalAmount, toPaypalTotal, fromPaypalAmount, assertPaypalCurrency, assertPaypalTotal, PAYPAL_CURRENCIES, PAYPAL_MAX_INTEGER_DIGITS,
+  PAYPAL_ZERO_DECIMAL_CURRENCIES
+} from './money.ts'
