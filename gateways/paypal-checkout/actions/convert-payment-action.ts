@@ -1,5 +1,5 @@
 import { ArrayObject, Convert, Payment, type Action } from '../../../plugins/core/engine/index.ts'
-import { toPaypalAmount } from '../../paypal-shared/index.ts'
+import { toPaypalTotal } from '../../paypal-shared/index.ts'
 
 /** PayPal's limit for description, invoice_id and custom_id and item names. */
 const TEXT_LIMIT = 127
@@ -24,7 +24,8 @@ export class ConvertPaymentAction implements Action {
   execute (request: Convert): void {
     const payment = request.source as Payment
     const currency = payment.currencyCode.toUpperCase()
-    const value = toPaypalAmount(payment.totalAmount, currency)
+    // Refused before any call when PayPal would refuse it (currency, zero, over 7 digits).
+    const value = toPaypalTotal(payment.totalAmount, currency)
     const money = { currency_code: currency, value }
     const unit: Record<string, unknown> = {
       amount: { ...money, breakdown: { item_total: money } },
