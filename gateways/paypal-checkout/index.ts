@@ -13,5 +13,7 @@ export { PayerFlowAction } from './actions/payer-flow.ts'
 export { CancelAction } from './actions/cancel-action.ts'
 export { RefundAction, type CheckoutRefundEntry } from './actions/refund-action.ts'
 export { StatusAction, SyncAction } from './actions/status-sync-actions.ts'
-export { NotifyAction, NotifyNullAction, CheckoutWebhookNotify, type CheckoutWebhookEvent } from './actions/notify-actions.ts'
+export { NotifyAction, NotifyNullAction } from './actions/notify-actions.ts'
+// One request class for both PayPal gateways' webhooks.
+export { PaypalWebhookNotify, type PaypalWebhookEvent } from '../paypal-shared/index.ts'
 export { paypalCheckoutErrorCodes }

@@ -12,3 +12,6 @@ export {
   toPaypalAmount, toPaypalTotal, fromPaypalAmount, assertPaypalCurrency, assertPaypalTotal, PAYPAL_CURRENCIES, PAYPAL_MAX_INTEGER_DIGITS,
   PAYPAL_ZERO_DECIMAL_CURRENCIES
 } from './money.ts'
+export {
+  PaypalWebhookNotify, parseWebhookEvent, refuseWebhook, rememberWebhookEvent, seenWebhookEvent, type PaypalWebhookEvent
+} from './webhook-event.ts'

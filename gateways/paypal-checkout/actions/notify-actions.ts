@@ -1,50 +1,17 @@
 import {
-  GatewayAwareAction, GetHttpRequest, HttpResponse, Identity, Notify, Payment,
+  GatewayAwareAction, GetHttpRequest, Identity, Notify, Payment,
   type Action, type ExclusiveExecutor, type Logger, type PaywireEvents, type StorageRegistry, type UnmatchedNotification
 } from '../../../plugins/core/engine/index.ts'
-import type { PaypalRestConfig, PaypalWebhookVerifier } from '../../paypal-shared/index.ts'
+import {
+  PaypalWebhookNotify, parseWebhookEvent, refuseWebhook, rememberWebhookEvent, seenWebhookEvent,
+  type PaypalRestConfig, type PaypalWebhookEvent, type PaypalWebhookVerifier
+} from '../../paypal-shared/index.ts'
 import type { PaypalCheckoutApi } from '../api.ts'
 import { recordOf, type CheckoutRecord } from '../record.ts'
 import type { CheckoutViews } from '../views.ts'
 
-export interface CheckoutWebhookEvent {
-  id: string
-  event_type?: string
-  resource_type?: string
-  resource?: Record<string, any>
-}
-
-/** A verified Orders v2 webhook event for one stored payment. */
-export class CheckoutWebhookNotify extends Notify {
-  readonly event: CheckoutWebhookEvent
-
-  constructor (model: unknown, event: CheckoutWebhookEvent) {
-    super(model)
-    this.event = event
-  }
-}
-
-const REMEMBERED_EVENTS = 50
-
-function parseEvent (content: string): CheckoutWebhookEvent | undefined {
-  try {
-    const event = JSON.parse(content) as CheckoutWebhookEvent
-    return typeof event?.id === 'string' ? event : undefined
-  } catch {
-    return undefined
-  }
-}
-
-function refuse (message: string): HttpResponse {
-  return new HttpResponse(message, 400, { 'content-type': 'text/plain; charset=utf-8' })
-}
-
-function seenBefore (record: CheckoutRecord, event: CheckoutWebhookEvent): boolean {
-  return Array.isArray(record.paywire_webhook_events) && record.paywire_webhook_events.includes(event.id)
-}
-
 /** The order an event is about: the order itself, or the one a capture, authorization or refund names. */
-export function orderIdOf (event: CheckoutWebhookEvent): string | undefined {
+export function orderIdOf (event: PaypalWebhookEvent): string | undefined {
   const resource = event.resource ?? {}
   if (event.resource_type === 'checkout-order') return typeof resource.id === 'string' ? resource.id : undefined
   const orderId = resource.supplementary_data?.related_ids?.order_id
@@ -52,7 +19,7 @@ export function orderIdOf (event: CheckoutWebhookEvent): string | undefined {
 }
 
 /** The custom id Paywire put on the order (the Payment's id): on captures and authorizations, or the order's unit. */
-export function customIdOf (event: CheckoutWebhookEvent): string | undefined {
+export function customIdOf (event: PaypalWebhookEvent): string | undefined {
   const resource = event.resource ?? {}
   const customId = resource.custom_id ?? resource.purchase_units?.[0]?.custom_id
   return typeof customId === 'string' ? customId : undefined
@@ -90,15 +57,15 @@ export class NotifyNullAction extends GatewayAwareAction {
   async execute (): Promise<void> {
     const http = new GetHttpRequest()
     await this.gateway.execute(http)
-    const event = parseEvent(http.content)
-    if (event === undefined) throw refuse('Not a PayPal webhook event.')
-    if (!await this.verifier.verify(http)) throw refuse('Webhook signature verification failed.')
+    const event = parseWebhookEvent(http.content)
+    if (event === undefined) throw refuseWebhook('Not a PayPal webhook event.')
+    if (!await this.verifier.verify(http)) throw refuseWebhook('Webhook signature verification failed.')
     const orderId = orderIdOf(event)
     const customId = customIdOf(event)
     const known = await this.#find(orderId, customId)
     if (known === undefined) return await this.#unmatched(event, orderId, customId)
-    if (seenBefore(known.details as CheckoutRecord, event)) return
-    await this.executor.execute(this.gateway, known, (target) => new CheckoutWebhookNotify(target, event))
+    if (seenWebhookEvent(known.details as CheckoutRecord, event)) return
+    await this.executor.execute(this.gateway, known, (target) => new PaypalWebhookNotify(target, event))
   }
 
   async #find (orderId: string | undefined, customId: string | undefined): Promise<Payment | undefined> {
@@ -115,7 +82,7 @@ export class NotifyNullAction extends GatewayAwareAction {
     return payment.details.id === undefined || payment.details.id === orderId ? payment : undefined
   }
 
-  async #unmatched (event: CheckoutWebhookEvent, orderId: string | undefined, customId: string | undefined): Promise<void> {
+  async #unmatched (event: PaypalWebhookEvent, orderId: string | undefined, customId: string | undefined): Promise<void> {
     const ids: Record<string, string> = {}
     if (orderId !== undefined) ids.order = orderId
     if (customId !== undefined) ids.custom = customId
@@ -150,12 +117,12 @@ export class NotifyAction implements Action {
   }
 
   supports (request: unknown): boolean {
-    return request instanceof CheckoutWebhookNotify && (recordOf(request.model) !== undefined || request.model instanceof Identity)
+    return request instanceof PaypalWebhookNotify && (recordOf(request.model) !== undefined || request.model instanceof Identity)
   }
 
-  async execute (request: CheckoutWebhookNotify): Promise<void> {
+  async execute (request: PaypalWebhookNotify): Promise<void> {
     const record = recordOf(request.model)
-    if (record === undefined || seenBefore(record, request.event)) return
+    if (record === undefined || seenWebhookEvent(record, request.event)) return
     const orderId = typeof record.id === 'string' ? record.id : orderIdOf(request.event)
     if (orderId !== undefined) this.views.take(record, await this.api.getOrder(orderId), 'webhook')
     const resource = request.event.resource ?? {}
@@ -163,8 +130,6 @@ export class NotifyAction implements Action {
       const reversals = (record.paywire_reversals ??= []) as Array<Record<string, unknown>>
       if (!reversals.some((reversal) => reversal.id === resource.id)) reversals.push({ id: resource.id, amount: resource.amount })
     }
-    const seen = (record.paywire_webhook_events ??= []) as string[]
-    seen.push(request.event.id)
-    if (seen.length > REMEMBERED_EVENTS) seen.splice(0, seen.length - REMEMBERED_EVENTS)
+    rememberWebhookEvent(record, request.event)
   }
 }

@@ -1,53 +1,18 @@
 import {
-  GatewayAwareAction, GetHttpRequest, HttpResponse, Identity, Notify, Payment,
+  GatewayAwareAction, GetHttpRequest, Identity, Notify, Payment,
   type Action, type ExclusiveExecutor, type Logger, type PaywireEvents, type StorageRegistry, type UnmatchedNotification
 } from '../../../plugins/core/engine/index.ts'
+import {
+  PaypalWebhookNotify, parseWebhookEvent, refuseWebhook, rememberWebhookEvent, seenWebhookEvent,
+  type PaypalRestConfig, type PaypalWebhookEvent, type PaypalWebhookVerifier
+} from '../../paypal-shared/index.ts'
 import type { PaypalRestApi } from '../api.ts'
-import type { PaypalRestConfig } from '../../paypal-shared/index.ts'
 import { recordOf, type PaypalRecord } from '../details.ts'
 import { PaymentDetails } from '../model/payment-details.ts'
 import type { PaypalViews } from '../views.ts'
-import type { PaypalWebhookVerifier } from '../../paypal-shared/index.ts'
-
-export interface WebhookEvent {
-  id: string
-  event_type?: string
-  resource_type?: string
-  resource?: Record<string, any>
-}
-
-/** A verified webhook event for one stored payment (its model, or its identity until the storage loads it). */
-export class PaypalWebhookNotify extends Notify {
-  readonly event: WebhookEvent
-
-  constructor (model: unknown, event: WebhookEvent) {
-    super(model)
-    this.event = event
-  }
-}
-
-/** How many processed event ids a payment remembers, to drop redeliveries. */
-const REMEMBERED_EVENTS = 50
-
-function parseEvent (content: string): WebhookEvent | undefined {
-  try {
-    const event = JSON.parse(content) as WebhookEvent
-    return typeof event?.id === 'string' ? event : undefined
-  } catch {
-    return undefined
-  }
-}
-
-function refuse (message: string): HttpResponse {
-  return new HttpResponse(message, 400, { 'content-type': 'text/plain; charset=utf-8' })
-}
-
-function seenBefore (record: PaypalRecord, event: WebhookEvent): boolean {
-  return Array.isArray(record.paywire_webhook_events) && record.paywire_webhook_events.includes(event.id)
-}
 
 /** The ids an event names (payment, sale, refund...): what the shop needs to find the money, and nothing about the payer. */
-function resourceIds (event: WebhookEvent, paymentId: string): Record<string, string> {
+function resourceIds (event: PaypalWebhookEvent, paymentId: string): Record<string, string> {
   const ids: Record<string, string> = { payment: paymentId }
   const resource = event.resource ?? {}
   if (typeof resource.id === 'string' && resource.id !== paymentId) ids[event.resource_type ?? 'resource'] = resource.id
@@ -92,9 +57,9 @@ export class NotifyNullAction extends GatewayAwareAction {
   async execute (): Promise<void> {
     const http = new GetHttpRequest()
     await this.gateway.execute(http)
-    const event = parseEvent(http.content)
-    if (event === undefined) throw refuse('Not a PayPal webhook event.')
-    if (!await this.verifier.verify(http)) throw refuse('Webhook signature verification failed.')
+    const event = parseWebhookEvent(http.content)
+    if (event === undefined) throw refuseWebhook('Not a PayPal webhook event.')
+    if (!await this.verifier.verify(http)) throw refuseWebhook('Webhook signature verification failed.')
     const paymentId = event.resource?.parent_payment ?? (event.resource_type === 'payment' ? event.resource?.id : undefined)
     if (typeof paymentId !== 'string') {
       this.logger.info({ paypal: { gateway: this.config.gatewayName, event: event.id, type: event.event_type } }, 'PayPal webhook about no payment: acknowledged')
@@ -103,7 +68,7 @@ export class NotifyNullAction extends GatewayAwareAction {
     const known = await this.#find(paymentId)
     if (known === undefined) return await this.#unmatched(event, paymentId)
     // A redelivery of an event already processed costs no claim and no PayPal call.
-    if (seenBefore((known instanceof Payment ? known.details : known) as PaypalRecord, event)) return
+    if (seenWebhookEvent((known instanceof Payment ? known.details : known) as PaypalRecord, event)) return
     await this.executor.execute(this.gateway, known, (target) => new PaypalWebhookNotify(target, event))
   }
 
@@ -114,7 +79,7 @@ export class NotifyNullAction extends GatewayAwareAction {
     return details
   }
 
-  async #unmatched (event: WebhookEvent, paymentId: string): Promise<void> {
+  async #unmatched (event: PaypalWebhookEvent, paymentId: string): Promise<void> {
     const ids = resourceIds(event, paymentId)
     const notification: UnmatchedNotification = {
       gateway: this.config.gatewayName, provider: 'PayPal', eventId: event.id, eventType: event.event_type, resourceIds: ids
@@ -152,12 +117,10 @@ export class NotifyAction implements Action {
 
   async execute (request: PaypalWebhookNotify): Promise<void> {
     const record = recordOf(request.model)
-    if (record === undefined || seenBefore(record, request.event)) return
+    if (record === undefined || seenWebhookEvent(record, request.event)) return
     this.views.take(record, await this.api.getPayment(record.id), 'webhook')
     if (request.event.event_type === 'PAYMENT.SALE.REVERSED') recordReversal(record, request.event.resource ?? {})
-    const seen = (record.paywire_webhook_events ??= []) as string[]
-    seen.push(request.event.id)
-    if (seen.length > REMEMBERED_EVENTS) seen.splice(0, seen.length - REMEMBERED_EVENTS)
+    rememberWebhookEvent(record, request.event)
   }
 }
 
