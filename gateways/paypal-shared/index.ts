@@ -13,5 +13,5 @@ export {
   PAYPAL_ZERO_DECIMAL_CURRENCIES
 } from './money.ts'
 export {
-  PaypalWebhookNotify, parseWebhookEvent, refuseWebhook, rememberWebhookEvent, seenWebhookEvent, type PaypalWebhookEvent
+  PaypalWebhookNotify, parseWebhookEvent, refuseWebhook, rememberWebhookEvent, reportUnmatchedWebhook, seenWebhookEvent, type PaypalWebhookEvent
 } from './webhook-event.ts'

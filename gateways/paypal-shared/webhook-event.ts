@@ -1,4 +1,4 @@
-import { HttpResponse, Notify } from '../../plugins/core/engine/index.ts'
+import { HttpResponse, Notify, type Logger, type PaywireEvents, type UnmatchedNotification } from '../../plugins/core/engine/index.ts'
 
 /** A PayPal webhook event as both APIs send it (v1 payments and sales, v2 orders and captures). */
 export interface PaypalWebhookEvent {
@@ -46,4 +46,19 @@ export function rememberWebhookEvent (record: Record<string, any>, event: Paypal
   const seen = (record.paywire_webhook_events ??= []) as string[]
   seen.push(event.id)
   if (seen.length > REMEMBERED_EVENTS) seen.splice(0, seen.length - REMEMBERED_EVENTS)
+}
+
+/**
+ * A verified event about money no stored payment owns: acknowledged (PayPal would redeliver it
+ * for days otherwise), logged at error and emitted as money.unmatched for the shop to act on.
+ */
+export async function reportUnmatchedWebhook (
+  to: { logger: Logger, events: PaywireEvents, gatewayName: string }, event: PaypalWebhookEvent,
+  resourceIds: Record<string, string>, amount: { value: unknown, currency: unknown }
+): Promise<void> {
+  const notification: UnmatchedNotification = { gateway: to.gatewayName, provider: 'PayPal', eventId: event.id, eventType: event.event_type, resourceIds }
+  if (typeof amount.value === 'string' && typeof amount.currency === 'string') notification.amount = { value: amount.value, currency: amount.currency }
+  to.logger.error({ paypal: { gateway: to.gatewayName, event: event.id, type: event.event_type, ...resourceIds } },
+    'PayPal webhook about a payment Paywire does not know: acknowledged, emitted as money.unmatched')
+  await to.events.emit('money.unmatched', notification)
 }

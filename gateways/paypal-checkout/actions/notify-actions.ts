@@ -1,9 +1,9 @@
 import {
   GatewayAwareAction, GetHttpRequest, Identity, Notify, Payment,
-  type Action, type ExclusiveExecutor, type Logger, type PaywireEvents, type StorageRegistry, type UnmatchedNotification
+  type Action, type ExclusiveExecutor, type Logger, type PaywireEvents, type StorageRegistry
 } from '../../../plugins/core/engine/index.ts'
 import {
-  PaypalWebhookNotify, parseWebhookEvent, refuseWebhook, rememberWebhookEvent, seenWebhookEvent,
+  PaypalWebhookNotify, parseWebhookEvent, refuseWebhook, rememberWebhookEvent, reportUnmatchedWebhook, seenWebhookEvent,
   type PaypalRestConfig, type PaypalWebhookEvent, type PaypalWebhookVerifier
 } from '../../paypal-shared/index.ts'
 import type { PaypalCheckoutApi } from '../api.ts'
@@ -91,12 +91,9 @@ export class NotifyNullAction extends GatewayAwareAction {
       this.logger.info({ paypal: { gateway: this.config.gatewayName, event: event.id, type: event.event_type } }, 'PayPal webhook about no order: acknowledged')
       return
     }
-    const notification: UnmatchedNotification = { gateway: this.config.gatewayName, provider: 'PayPal', eventId: event.id, eventType: event.event_type, resourceIds: ids }
     const amount = event.resource?.amount
-    if (typeof amount?.value === 'string' && typeof amount.currency_code === 'string') notification.amount = { value: amount.value, currency: amount.currency_code }
-    this.logger.error({ paypal: { gateway: this.config.gatewayName, event: event.id, type: event.event_type, ...ids } },
-      'PayPal webhook about a payment Paywire does not know: acknowledged, emitted as money.unmatched')
-    await this.events.emit('money.unmatched', notification)
+    await reportUnmatchedWebhook({ logger: this.logger, events: this.events, gatewayName: this.config.gatewayName }, event, ids,
+      { value: amount?.value, currency: amount?.currency_code })
   }
 }
 

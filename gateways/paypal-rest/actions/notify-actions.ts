@@ -1,9 +1,9 @@
 import {
   GatewayAwareAction, GetHttpRequest, Identity, Notify, Payment,
-  type Action, type ExclusiveExecutor, type Logger, type PaywireEvents, type StorageRegistry, type UnmatchedNotification
+  type Action, type ExclusiveExecutor, type Logger, type PaywireEvents, type StorageRegistry
 } from '../../../plugins/core/engine/index.ts'
 import {
-  PaypalWebhookNotify, parseWebhookEvent, refuseWebhook, rememberWebhookEvent, seenWebhookEvent,
+  PaypalWebhookNotify, parseWebhookEvent, refuseWebhook, rememberWebhookEvent, reportUnmatchedWebhook, seenWebhookEvent,
   type PaypalRestConfig, type PaypalWebhookEvent, type PaypalWebhookVerifier
 } from '../../paypal-shared/index.ts'
 import type { PaypalRestApi } from '../api.ts'
@@ -81,14 +81,9 @@ export class NotifyNullAction extends GatewayAwareAction {
 
   async #unmatched (event: PaypalWebhookEvent, paymentId: string): Promise<void> {
     const ids = resourceIds(event, paymentId)
-    const notification: UnmatchedNotification = {
-      gateway: this.config.gatewayName, provider: 'PayPal', eventId: event.id, eventType: event.event_type, resourceIds: ids
-    }
     const amount = event.resource?.amount
-    if (typeof amount?.total === 'string' && typeof amount.currency === 'string') notification.amount = { value: amount.total, currency: amount.currency }
-    this.logger.error({ paypal: { gateway: this.config.gatewayName, event: event.id, type: event.event_type, ...ids } },
-      'PayPal webhook about a payment Paywire does not know: acknowledged, emitted as money.unmatched')
-    await this.events.emit('money.unmatched', notification)
+    await reportUnmatchedWebhook({ logger: this.logger, events: this.events, gatewayName: this.config.gatewayName }, event, ids,
+      { value: amount?.total, currency: amount?.currency })
   }
 }
 
