@@ -15,6 +15,11 @@ export const PAYWIRE_TRACER_NAME = 'paywire'
 
 const tracer = trace.getTracer(PAYWIRE_TRACER_NAME)
 const INTERNAL: SpanOptions = Object.freeze({ kind: SpanKind.INTERNAL })
+/*
+ * A delivery is work of its own, whichever request's commit happened to wake the dispatcher (or
+ * another instance's, or a poll): a root span, so no request's trace grows a child after it ended.
+ */
+const DISPATCH: SpanOptions = Object.freeze({ kind: SpanKind.INTERNAL, root: true })
 const CLIENT: SpanOptions = Object.freeze({ kind: SpanKind.CLIENT })
 
 /** Span names, stable API for dashboards and tests. */
@@ -104,7 +109,7 @@ export function startStorageCommitSpan (backend: object, writes: number, checkpo
  * dispatcher: `await traceEventDispatch('payment.captured', event.id, () => handler(event))`.
  */
 export function traceEventDispatch<T> (eventType: string, eventId: string, run: () => Promise<T>): Promise<T> {
-  return traced(SPAN_EVENT_DISPATCH, INTERNAL, (span) => {
+  return traced(SPAN_EVENT_DISPATCH, DISPATCH, (span) => {
     span.setAttributes({ 'paywire.event.type': eventType, 'paywire.event.id': eventId })
   }, run)
 }

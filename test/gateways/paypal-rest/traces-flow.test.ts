@@ -41,7 +41,11 @@ t.test('a PayPal capture: one gateway.execute per request, actions, PayPal calls
   exporter.reset()
   const { done, captureUrl } = await pay(shop, { description: 'Secret mug description' })
   t.equal(done.status, 'captured')
+  await shop.app.paywire.events.drain()
   const spans = exporter.getFinishedSpans()
+  const dispatches = spans.filter((span) => span.name === 'paywire.event.dispatch')
+  t.ok(dispatches.some((span) => span.attributes['paywire.event.type'] === 'payment.captured'), 'the payment.captured delivery has a span')
+  t.ok(dispatches.every((span) => parentOf(span) === undefined), 'each delivery is a root: no request\'s trace grows after it ended')
 
   // (PayPal's webhooks arrive meanwhile: their spans are left aside.)
   const roots = spans.filter((span) => span.name === 'gateway.execute' && span.attributes['paywire.request.type'] === 'Capture')
