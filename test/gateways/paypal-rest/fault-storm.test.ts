@@ -169,7 +169,8 @@ for (const kind of BACKENDS) {
     const calls = shop.paypal.simulator.requests().filter((request) => request.path.startsWith('/v1/payments/')).length
     t.comment(`faults armed: ${JSON.stringify(Object.fromEntries(faults.armed))}; ${faulted} of ${calls} payment API calls faulted`)
     t.ok(KINDS.every((kind) => (faults.armed.get(kind) ?? 0) > 0), 'every kind of fault was injected')
-    t.ok(faulted >= calls * 0.12, `about one payment API call in five was faulted (${Math.round(faulted / calls * 100)}%)`)
+    // Per flow, not per call: retries after a timeout add calls, and how many depends on the machine's load.
+    t.ok(faulted >= FLOWS, `at least one faulted call per flow on average (${faulted} in ${FLOWS} flows, ${calls} calls)`)
 
     // Before anything converges: every refund the shop reported is at PayPal, and every refund PayPal made is on record.
     let lostFacts = 0
