@@ -4,15 +4,15 @@
 export * as errorCodes from './errors.ts'
 export { isErrorCode, providerError, type ProviderError, type ProviderErrorDetails } from './errors.ts'
 
-export { PaywireBuilder } from './builder.ts'
-export { Paywire } from './paywire.ts'
-export { Gateway, type ExecuteOptions, type RequestNotSupportedError } from './gateway.ts'
-export { UnitOfWork, type UnitOfWorkParts } from './unit-of-work.ts'
+export { PaywireBuilder } from './setup/builder.ts'
+export { Paywire } from './setup/paywire.ts'
+export { Gateway, type ExecuteOptions, type RequestNotSupportedError } from './kernel/gateway.ts'
+export { UnitOfWork, type UnitOfWorkParts } from './commit/unit-of-work.ts'
 export {
   ExclusiveExecutor, DEFAULT_CLAIM_TTL_MS, DEFAULT_EXCLUSIVE_ATTEMPTS,
   type ExclusiveExecutorParts, type ExclusiveOptions, type ExclusiveResult, type ExclusiveTarget
-} from './exclusive-executor.ts'
-export { StatusTransitions, FORWARD_TRANSITIONS, type TransitionDecision, type TransitionTable } from './status-transitions.ts'
+} from './kernel/exclusive-executor.ts'
+export { StatusTransitions, FORWARD_TRANSITIONS, type TransitionDecision, type TransitionTable } from './kernel/status-transitions.ts'
 export {
   PaywireEvents, eventDeliveryOptions,
   type AnyPaywireEvent, type EventDeliveryOptions, type PaywireEventMap, type PaywireEventType, type UnmatchedMoneyEvent, type UnmatchedNotification
@@ -25,11 +25,11 @@ export { DEAD_EVENTS_KEPT, type Outbox, type OutboxEntry, type OutboxLease, type
 export { MemoryOutbox } from './events/memory-outbox.ts'
 
 // What addGatewayFactory() accepts; the name GatewayFactory is the 1.x base class (legacy/).
-export { GatewayRegistry, type GatewayFactory as AnyGatewayFactory, type GatewayOptions } from './gateway-registry.ts'
+export { GatewayRegistry, type GatewayFactory as AnyGatewayFactory, type GatewayOptions } from './setup/gateway-registry.ts'
 export {
   CoreGatewayFactory, isContainerGatewayFactory,
   type ActionEntry, type ContainerGatewayFactory, type ExtensionEntry
-} from './core-gateway-factory.ts'
+} from './setup/core-gateway-factory.ts'
 
 export {
   autowire, factory, get, serviceId,
@@ -41,35 +41,35 @@ export { ServiceContainer } from './di/service-container.ts'
 export {
   GatewayAwareAction, isAction,
   type Action, type GatewayAware, type PrependAction
-} from './action/action.ts'
-export { AuthorizePaymentAction, CapturePaymentAction, PayoutPayoutAction } from './action/convert-and-execute-action.ts'
-export { ExecuteSameRequestWithModelDetailsAction } from './action/execute-same-request-with-model-details-action.ts'
-export { GetCurrencyAction } from './action/get-currency-action.ts'
-export { GetHttpRequestAction } from './action/get-http-request-action.ts'
-export { GetTokenAction } from './action/get-token-action.ts'
-export { CheckpointAction } from './action/checkpoint-action.ts'
-export { RenderTemplateAction } from './action/render-template-action.ts'
+} from './kernel/actions/action.ts'
+export { AuthorizePaymentAction, CapturePaymentAction, PayoutPayoutAction } from './kernel/actions/convert-and-execute-action.ts'
+export { ExecuteSameRequestWithModelDetailsAction } from './kernel/actions/execute-same-request-with-model-details-action.ts'
+export { GetCurrencyAction } from './kernel/actions/get-currency-action.ts'
+export { GetHttpRequestAction } from './kernel/actions/get-http-request-action.ts'
+export { GetTokenAction } from './kernel/actions/get-token-action.ts'
+export { CheckpointAction } from './kernel/actions/checkpoint-action.ts'
+export { RenderTemplateAction } from './kernel/actions/render-template-action.ts'
 
-export { Context } from './extension/context.ts'
-export type { Extension, PrependExtension } from './extension/extension.ts'
-export { EndlessCycleDetectorExtension } from './extension/endless-cycle-detector-extension.ts'
-export { LogExecutedActionsExtension } from './extension/log-executed-actions-extension.ts'
-export { StorageExtension } from './extension/storage-extension.ts'
+export { Context } from './kernel/extensions/context.ts'
+export type { Extension, PrependExtension } from './kernel/extensions/extension.ts'
+export { EndlessCycleDetectorExtension } from './kernel/extensions/endless-cycle-detector-extension.ts'
+export { LogExecutedActionsExtension } from './kernel/extensions/log-executed-actions-extension.ts'
+export { StorageExtension } from './kernel/extensions/storage-extension.ts'
 
-export { Reply, HttpResponse, HttpRedirect, HttpPostRedirect, type ReplyHeaders } from './reply/replies.ts'
-export { escapeHtml } from './reply/html.ts'
+export { Reply, HttpResponse, HttpRedirect, HttpPostRedirect, type ReplyHeaders } from './requests/replies.ts'
+export { escapeHtml } from './html.ts'
 
-export { Generic, Capture, Authorize, Refund, Cancel, Notify, Sync, Payout, type RefundOptions } from './request/generic.ts'
+export { Generic, Capture, Authorize, Refund, Cancel, Notify, Sync, Payout, type RefundOptions } from './requests/generic.ts'
 export {
   BaseGetStatus, GetHumanStatus, GetBinaryStatus, HumanStatus, BinaryStatus, HUMAN_STATUSES,
   type HumanStatusValue, type PaymentAmounts
-} from './request/get-status.ts'
-export { Convert } from './request/convert.ts'
-export { Checkpoint } from './request/checkpoint.ts'
-export { GetHttpRequest, type HttpRequestData } from './request/get-http-request.ts'
-export { GetToken } from './request/get-token.ts'
-export { GetCurrency } from './request/get-currency.ts'
-export { RenderTemplate } from './request/render-template.ts'
+} from './requests/get-status.ts'
+export { Convert } from './requests/convert.ts'
+export { Checkpoint } from './requests/checkpoint.ts'
+export { GetHttpRequest, type HttpRequestData } from './requests/get-http-request.ts'
+export { GetToken } from './requests/get-token.ts'
+export { GetCurrency } from './requests/get-currency.ts'
+export { RenderTemplate } from './requests/render-template.ts'
 
 export { ArrayObject, DetailsRecord, type Details } from './model/array-object.ts'
 export { Identity } from './model/identity.ts'
@@ -82,7 +82,7 @@ export {
   AbstractStorage, ANY_VERSION, defaultCodec, matchesCriteria, valueAt,
   type ModelCodec, type StagedWrite, type StorageOptions, type StoredRecord
 } from './storage/abstract-storage.ts'
-export type { CommitSet, UnstagedSave } from './storage/commit.ts'
+export type { CommitSet, UnstagedSave } from './commit/commit-set.ts'
 export { assertStorable, isStorableText, MAX_RECORD_DEPTH } from './storage/storable.ts'
 export { MemoryStorage } from './storage/memory-storage.ts'
 export { StorageRegistry } from './storage/storage-registry.ts'
@@ -91,29 +91,29 @@ export {
   TokenStorage, DEFAULT_TOKEN_TTL_SECONDS, assertTokenTtls, newClaimId, tokenTtlSeconds, tokenUsedError,
   type Claim, type TokenClaim, type TokenTtls, type UsedToken
 } from './security/token-storage.ts'
-export { affinityTag, AFFINITY_TAG_LENGTH } from './security/random.ts'
+export { affinityTag, AFFINITY_TAG_LENGTH } from './random.ts'
 export { MemoryTokenStorage, type MemoryTokenStorageOptions } from './security/memory-token-storage.ts'
 export { TokenFactory, TOKEN_PARAMETER, TOKEN_PLACEHOLDER, type BaseUrl, type TokenSpec, type UrlParameters } from './security/token-factory.ts'
 export { GenericTokenFactory, DEFAULT_TOKEN_PATHS, type TokenPaths } from './security/generic-token-factory.ts'
 export { HttpRequestVerifier, type VerifiableRequest } from './security/http-request-verifier.ts'
 
 export { HttpClient, UndiciHttpClient, type HttpRequest, type HttpResponse as HttpClientResponse } from './http-client.ts'
-export { Logger, NullLogger } from './logger.ts'
+export { Logger, NullLogger } from './observability/logger.ts'
 export {
   PAYWIRE_TRACER_NAME, SPAN_ACTION, SPAN_EVENT_DISPATCH, SPAN_GATEWAY_EXECUTE, SPAN_STORAGE_COMMIT,
   observeProviderCall, traceEventDispatch, type ProviderCall
-} from './telemetry.ts'
+} from './observability/telemetry.ts'
 export {
   PAYWIRE_REDACT_PATHS, REDACTED, RedactingLogger, SECRET_KEY, TOKEN_PREFIX_LENGTH, paywireLogSerializers, paywireLogger, redactText,
   redactUrl, redactValue, redactedError, serializeError, serializeRequest, stripCommandArguments, tokenPrefix
-} from './redact.ts'
-export { runWithHttpRequest, getCurrentHttpRequest } from './http-request-context.ts'
-export { TemplateRenderer } from './template-renderer.ts'
+} from './observability/redact.ts'
+export { runWithHttpRequest, getCurrentHttpRequest } from './requests/http-request-context.ts'
+export { TemplateRenderer } from './kernel/template-renderer.ts'
 export {
   findCurrency, getCurrency, formatMinorUnits, parseToMinorUnits, isMinorUnits, assertMinorUnits,
   type Currency
 } from './money.ts'
-export { MemoryStorageBackend, StorageBackend } from './storage/storage-backend.ts'
+export { MemoryStorageBackend, StorageBackend } from './commit/storage-backend.ts'
 export type { IdempotencyRecord, IdempotencyStore } from './storage/idempotency-store.ts'
 
 export { DEPRECATIONS, findDeprecation, recordDeprecations, type Deprecation } from './deprecations.ts'

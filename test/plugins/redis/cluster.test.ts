@@ -11,7 +11,7 @@ import { offlineGateway } from '../../../gateways/offline/index.ts'
 import {
   Identity, Payment, PaywireEvents, Token, UnitOfWork, affinityTag, outboxRecord, partitionOf, paywire, type Storage
 } from '../../../plugins/core/index.ts'
-import { generateTokenHash } from '../../../plugins/core/engine/security/random.ts'
+import { generateTokenHash } from '../../../plugins/core/engine/random.ts'
 import { RedisStorageBackend, paywireRedis } from '../../../plugins/redis/index.ts'
 import { recordKey } from '../../../plugins/redis/keys.ts'
 import { backendContract } from '../../helpers/backend-contract.ts'

@@ -1,4 +1,4 @@
-import { generateLockId as newLeaseId } from '../security/random.ts'
+import { generateLockId as newLeaseId } from '../random.ts'
 import { DEAD_EVENTS_KEPT, type Outbox, type OutboxEntry, type OutboxLease, type Settlement } from './outbox.ts'
 import type { OutboxRecord } from './payment-events.ts'
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { HumanStatusValue, PaymentAmounts } from '../request/get-status.ts'
-import { affinityTag } from '../security/random.ts'
+import type { HumanStatusValue, PaymentAmounts } from '../requests/get-status.ts'
+import { affinityTag } from '../random.ts'
 import type { StagedWrite } from '../storage/abstract-storage.ts'
 
 /**

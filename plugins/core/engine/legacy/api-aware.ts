@@ -1,4 +1,4 @@
-import { humanifyValue } from '../debug/humanify.ts'
+import { humanifyValue } from '../observability/humanify.ts'
 import { deprecate, PAYWIREDEP007 } from '../deprecations.ts'
 import type { AbstractClass } from '../di/definitions.ts'
 import { PAYWIRE_ERR_API_CLASS_MISSING, PAYWIRE_ERR_API_NOT_FOUND, PAYWIRE_ERR_UNSUPPORTED_API } from '../errors.ts'

@@ -1,8 +1,8 @@
 import {
   DEPRECATIONS, PAYWIREDEP001, PAYWIREDEP006, PAYWIREDEP007, recordDeprecations, type Deprecation
 } from '../deprecations.ts'
-import type { Gateway } from '../gateway.ts'
-import type { Paywire } from '../paywire.ts'
+import type { Gateway } from '../kernel/gateway.ts'
+import type { Paywire } from '../setup/paywire.ts'
 import { isApiAware, selectApi } from './api-aware.ts'
 import { GatewayFactory, isLegacyGatewayFactory } from './gateway-factory.ts'
 import { legacyDeprecationsOf } from './registry-bridge.ts'

@@ -1,13 +1,13 @@
-import { isAction } from '../action/action.ts'
-import { CoreGatewayFactory, isContainerGatewayFactory } from '../core-gateway-factory.ts'
-import { humanifyValue } from '../debug/humanify.ts'
+import { isAction } from '../kernel/actions/action.ts'
+import { CoreGatewayFactory, isContainerGatewayFactory } from '../setup/core-gateway-factory.ts'
+import { humanifyValue } from '../observability/humanify.ts'
 import {
   deprecate, PAYWIREDEP001, PAYWIREDEP002, PAYWIREDEP003, PAYWIREDEP004, PAYWIREDEP005, PAYWIREDEP006
 } from '../deprecations.ts'
 import type { ServiceContainer } from '../di/service-container.ts'
 import { PAYWIRE_ERR_INVALID_CONFIG_ENTRY } from '../errors.ts'
-import { isExtension } from '../extension/extension.ts'
-import { Gateway } from '../gateway.ts'
+import { isExtension } from '../kernel/extensions/extension.ts'
+import { Gateway } from '../kernel/gateway.ts'
 import type { Details } from '../model/array-object.ts'
 import { LegacyConfig } from './config.ts'
 import { coreConfig, standaloneContainer } from './core-config.ts'

@@ -1,7 +1,7 @@
 import { deprecate, PAYWIREDEP004, recordDeprecations } from '../deprecations.ts'
 import type { ServiceContainer } from '../di/service-container.ts'
 import { PAYWIRE_ERR_INVALID_GATEWAY_FACTORY } from '../errors.ts'
-import { Gateway } from '../gateway.ts'
+import { Gateway } from '../kernel/gateway.ts'
 import type { Details } from '../model/array-object.ts'
 import type { GatewayFactoryInterface } from './gateway-factory.ts'
 

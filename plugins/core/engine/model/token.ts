@@ -1,4 +1,4 @@
-import { generateTokenHash } from '../security/random.ts'
+import { generateTokenHash } from '../random.ts'
 import { Identity } from './identity.ts'
 
 /** What a token lets its holder do; token stores use it to pick a lifetime. */

@@ -2,7 +2,7 @@ import { PAYWIRE_ERR_BASE_URL_REQUIRED, PAYWIRE_ERR_INVALID_BASE_URL } from '../
 import { Identity } from '../model/identity.ts'
 import { Token, type TokenKind } from '../model/token.ts'
 import type { StorageRegistry } from '../storage/storage-registry.ts'
-import { affinityTag, generateTokenHash } from './random.ts'
+import { affinityTag, generateTokenHash } from '../random.ts'
 import type { TokenStorage } from './token-storage.ts'
 
 export const TOKEN_PARAMETER = 'paywire_token'

@@ -1,4 +1,4 @@
-import { generateLockId } from './random.ts'
+import { generateLockId } from '../random.ts'
 import { PAYWIRE_ERR_INVALID_OPTION, PAYWIRE_ERR_PAYMENT_BUSY, PAYWIRE_ERR_TOKEN_USED } from '../errors.ts'
 import type { Identity } from '../model/identity.ts'
 import type { Token, TokenKind } from '../model/token.ts'

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { PAYWIRE_ERR_CONCURRENT_UPDATE, PAYWIRE_ERR_INVALID_MODEL, PAYWIRE_ERR_MODEL_NOT_PERSISTED } from '../errors.ts'
-import { humanifyValue } from '../debug/humanify.ts'
+import { humanifyValue } from '../observability/humanify.ts'
 import { Identity } from '../model/identity.ts'
 import { assertStorable } from './storable.ts'
 import type { Criteria, FindByOptions, ModelClass, Storage } from './storage.ts'

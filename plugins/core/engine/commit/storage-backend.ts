@@ -1,0 +1,97 @@
+import { PAYWIRE_ERR_CLAIM_LOST } from '../errors.ts'
+import { MemoryOutbox } from '../events/memory-outbox.ts'
+import type { Outbox } from '../events/outbox.ts'
+import { MemoryTokenStorage, type MemoryTokenStorageOptions } from '../security/memory-token-storage.ts'
+import type { TokenStorage } from '../security/token-storage.ts'
+import { MemoryStorage } from '../storage/memory-storage.ts'
+import type { StorageOptions } from '../storage/abstract-storage.ts'
+import type { CommitSet } from './commit-set.ts'
+import type { IdempotencyStore } from '../storage/idempotency-store.ts'
+import type { ModelClass, Storage } from '../storage/storage.ts'
+
+/**
+ * Where a Paywire keeps its records: one object makes the token storage and a storage
+ * per model class, so switching memory → Redis is one option, and gateways that bring
+ * their own record class (PayPal's PaymentDetails) get a storage of the same kind. Also
+ * the service id under which gateway containers find the application's backend.
+ */
+export abstract class StorageBackend {
+  #outbox: Outbox | undefined
+
+  abstract createTokenStorage (): TokenStorage
+  abstract createStorage<T extends object> (Model: ModelClass<T>, options?: StorageOptions<T>): Storage<T>
+
+  /**
+   * Applies one request's writes, token invalidations and claim release. Backends whose
+   * storages and token storage are all their own override it to do it in one atomic step
+   * (a Lua script, a transaction). This default, for storages of mixed origin, goes step by
+   * step in the order that keeps money facts safe: the claim is checked, then every model
+   * is written (each a compare-and-set), then tokens are used up and the claim released —
+   * so a failure leaves tokens usable and at worst some models written. The events go
+   * into the outbox right after the writes (a crash in between loses them: only the
+   * backends' own atomic commits promise an event for every change).
+   */
+  async commit (set: CommitSet, tokens: TokenStorage): Promise<void> {
+    if (set.claim !== undefined && !await tokens.renewClaim(set.claim, set.claimTtlMs)) {
+      throw new PAYWIRE_ERR_CLAIM_LOST(set.claim.key)
+    }
+    for (const write of set.writes) await write.storage.write(write)
+    for (const { storage, model } of set.unstaged) await storage.update(model)
+    if (set.events !== undefined && set.events.length > 0) await this.outbox.append(set.events)
+    for (const hash of set.invalidateTokens) await tokens.invalidate(hash)
+    if (set.claim !== undefined && set.releaseClaim) await tokens.releaseClaim(set.claim)
+  }
+
+  /**
+   * Idempotency records next to the backend's records, their keys apart under `namespace`
+   * ("graphql"). Optional: without it, users of idempotency keep records in process memory.
+   */
+  createIdempotencyStore? (namespace: string): IdempotencyStore
+
+  /**
+   * Where commits store their events until delivered (the transactional outbox). Backends
+   * with atomic commits override createOutbox() and write the events in the commit itself;
+   * the default keeps them in process memory.
+   */
+  get outbox (): Outbox {
+    this.#outbox ??= this.createOutbox()
+    return this.#outbox
+  }
+
+  protected createOutbox (): Outbox {
+    return new MemoryOutbox()
+  }
+}
+
+/** The embedded default: everything in process memory; commits are atomic (checked, then applied in one tick). */
+export class MemoryStorageBackend extends StorageBackend {
+  readonly #tokenOptions: MemoryTokenStorageOptions
+
+  constructor (tokenOptions: MemoryTokenStorageOptions = {}) {
+    super()
+    this.#tokenOptions = tokenOptions
+  }
+
+  createTokenStorage (): TokenStorage {
+    return new MemoryTokenStorage(this.#tokenOptions)
+  }
+
+  createStorage<T extends object> (Model: ModelClass<T>, options?: StorageOptions<T>): Storage<T> {
+    return new MemoryStorage(Model, options)
+  }
+
+  override async commit (set: CommitSet, tokens: TokenStorage): Promise<void> {
+    const inMemory = tokens instanceof MemoryTokenStorage && set.unstaged.length === 0 && this.outbox instanceof MemoryOutbox &&
+      set.writes.every((write) => write.storage instanceof MemoryStorage)
+    if (!inMemory) return await super.commit(set, tokens)
+    // Everything below runs in one tick: no other request can interleave.
+    if (set.claim !== undefined && !tokens.holds(set.claim)) throw new PAYWIRE_ERR_CLAIM_LOST(set.claim.key)
+    for (const write of set.writes) {
+      if (!(write.storage as MemoryStorage<object>).accepts(write)) throw write.storage.conflict(write.id)
+    }
+    for (const write of set.writes) (write.storage as MemoryStorage<object>).apply(write)
+    if (set.events !== undefined) this.outbox.appendNow(set.events)
+    for (const hash of set.invalidateTokens) tokens.invalidateNow(hash)
+    if (set.claim !== undefined && set.releaseClaim) tokens.releaseNow(set.claim)
+  }
+}

@@ -1,0 +1,88 @@
+import { Identity } from '../../model/identity.ts'
+import { Checkpoint } from '../../requests/checkpoint.ts'
+import type { StorageRegistry } from '../../storage/storage-registry.ts'
+import type { Context } from './context.ts'
+import type { Extension } from './extension.ts'
+
+interface ModelAware {
+  model: unknown
+}
+
+function isModelAware (request: unknown): request is ModelAware {
+  return typeof request === 'object' && request !== null && 'model' in request
+}
+
+/**
+ * Loads models from identities before actions see them, and saves every model a gateway
+ * touched exactly once, when the outermost execute ends: on success, on a reply (so a
+ * payment is stored before the buyer is redirected) and on an error. A model it loaded
+ * and nobody changed is not saved again. A Checkpoint saves the changed models at once.
+ *
+ * Saves are compare-and-set (Storage.update): a model changed by another writer since it
+ * was loaded is not overwritten. With a unit of work (ExecuteOptions.unit), saves go into
+ * the unit and are committed by whoever runs it, together with its token and claim.
+ */
+export class StorageExtension implements Extension {
+  readonly storages: StorageRegistry
+  // Per top-level execute: concurrent executes on one gateway never share a schedule.
+  #scheduled = new WeakMap<Context, Set<object>>()
+  // Models as loaded or last saved: one nobody changed is not written again, so a read (a
+  // done page, a status check) never writes at all.
+  #saved = new WeakMap<object, string>()
+
+  constructor (storages: StorageRegistry) {
+    this.storages = storages
+  }
+
+  async onPreExecute (context: Context): Promise<void> {
+    const request = context.request
+    if (request instanceof Checkpoint) return await this.#save(context.root, false)
+    if (!isModelAware(request)) return
+    const model = request.model
+    if (model instanceof Identity) {
+      const found = await this.storages.getByModelName(model.modelName)?.find(model)
+      if (found !== null && found !== undefined) {
+        this.#saved.set(found, JSON.stringify(found))
+        request.model = found
+      }
+    }
+    this.#schedule(context, request.model)
+  }
+
+  async onPostExecute (context: Context): Promise<void> {
+    if (isModelAware(context.request)) this.#schedule(context, context.request.model)
+    if (context.previous.length > 0) return
+    await this.#save(context, true)
+  }
+
+  /** Saves the root's changed models: at its end (then forgetting them), or now for a checkpoint. */
+  async #save (root: Context, end: boolean): Promise<void> {
+    const scheduled = this.#scheduled.get(root)
+    if (scheduled === undefined) return
+    if (end) this.#scheduled.delete(root)
+    const changed: object[] = []
+    for (const model of scheduled) {
+      if (this.#saved.get(model) === JSON.stringify(model)) continue
+      changed.push(model)
+      // #schedule() only keeps models a storage supports.
+      const storage = this.storages.supporting(model)!
+      if (root.unit === undefined) await storage.update(model)
+      else root.unit.save(model, storage)
+    }
+    if (end) return
+    await root.unit?.checkpoint()
+    // Only once stored (with the stamps the storage set): a failed checkpoint leaves them to be saved again.
+    for (const model of changed) this.#saved.set(model, JSON.stringify(model))
+  }
+
+  #schedule (context: Context, model: unknown): void {
+    if (typeof model !== 'object' || model === null || this.storages.supporting(model) === undefined) return
+    const root = context.root
+    let scheduled = this.#scheduled.get(root)
+    if (scheduled === undefined) {
+      scheduled = new Set()
+      this.#scheduled.set(root, scheduled)
+    }
+    scheduled.add(model)
+  }
+}

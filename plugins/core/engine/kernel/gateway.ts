@@ -1,0 +1,242 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { inspect } from 'node:util'
+import { isGatewayAware, isPrepend, type Action } from './actions/action.ts'
+import { humanifyRequest } from '../observability/humanify.ts'
+import { deprecate, PAYWIREDEP006 } from '../deprecations.ts'
+import { PAYWIRE_ERR_NON_ERROR_THROWN, PAYWIRE_ERR_REQUEST_NOT_SUPPORTED } from '../errors.ts'
+import { Context } from './extensions/context.ts'
+import type { Extension } from './extensions/extension.ts'
+import { injectApi, isApiAware } from '../legacy/api-aware.ts'
+import type { Logger } from '../observability/logger.ts'
+import { Identity } from '../model/identity.ts'
+import { Reply } from '../requests/replies.ts'
+import { runInSpan, startActionSpan, startGatewayExecuteSpan } from '../observability/telemetry.ts'
+import type { UnitOfWork } from '../commit/unit-of-work.ts'
+
+export interface ExecuteOptions {
+  /** Return a reply instead of throwing it. */
+  catchReply?: boolean
+  /**
+   * Collect the models this execute saves instead of writing them when it ends; the caller
+   * commits the unit (with its token invalidation and claim release) before answering. An
+   * execute given a unit is a top-level one even inside another execute of this gateway: a
+   * request that changes another payment (a webhook) commits on its own.
+   */
+  unit?: UnitOfWork
+}
+
+export interface RequestNotSupportedError extends Error {
+  code: 'PAYWIRE_ERR_REQUEST_NOT_SUPPORTED'
+  request: unknown
+}
+
+/*
+ * The context of the execute() currently running, per async chain. A gateway is shared by
+ * concurrent HTTP requests, so nesting cannot live on the gateway object (Payum keeps a
+ * stack there, which interleaves under concurrency).
+ */
+const currentContext = new AsyncLocalStorage<Context>()
+
+type Hook = 'onPreExecute' | 'onExecute'
+
+export class Gateway {
+  #actions: Action[] = []
+  #extensions: Extension[] = []
+  // 1.x APIs (deprecated); undefined until addApi(), so lookups in 2.0 gateways skip injection.
+  #apis: unknown[] | undefined
+  #name: string | undefined
+  #logger: Logger | undefined
+
+  /** The name it is registered under (spans and log lines carry it); undefined for a gateway used on its own. */
+  get name (): string | undefined {
+    return this.#name
+  }
+
+  /**
+   * Where its executed actions are logged (at trace) and the name its spans carry. The
+   * registry calls it when it builds or is given the gateway; the first name stays.
+   */
+  observe (name: string, logger: Logger | undefined): this {
+    this.#name ??= name
+    this.#logger ??= logger
+    return this
+  }
+
+  get actions (): readonly Action[] {
+    return this.#actions
+  }
+
+  get extensions (): readonly Extension[] {
+    return this.#extensions
+  }
+
+  /** @deprecated (PAYWIREDEP006): the APIs given to ApiAware actions. */
+  get apis (): readonly unknown[] {
+    return this.#apis ?? []
+  }
+
+  /** Actions are consulted in order; `prepend` (or a PrependAction marker) puts one first. */
+  addAction (action: Action, prepend = false): this {
+    if (prepend || isPrepend(action)) this.#actions.unshift(action)
+    else this.#actions.push(action)
+    return this
+  }
+
+  addExtension (extension: Extension, prepend = false): this {
+    if (prepend || isPrepend(extension)) this.#extensions.unshift(extension)
+    else this.#extensions.push(extension)
+    return this
+  }
+
+  /**
+   * @deprecated (PAYWIREDEP006), removed in the next major version: give the action its API through
+   * its constructor. Until then, ApiAware actions get the first API they accept at lookup.
+   */
+  addApi (api: unknown, prepend = false): this {
+    deprecate(PAYWIREDEP006)
+    this.#apis ??= []
+    if (prepend) this.#apis.unshift(api)
+    else this.#apis.push(api)
+    return this
+  }
+
+  /**
+   * Runs the first action that supports the request. A reply thrown anywhere below is
+   * returned when `catchReply` is set and thrown otherwise; extensions may replace or clear
+   * it, and the same goes for errors.
+   */
+  async execute (request: unknown, options: ExecuteOptions = {}): Promise<Reply | undefined> {
+    const parent = options.unit === undefined ? currentContext.getStore() : undefined
+    const previous = parent !== undefined && parent.gateway === this ? [...parent.previous, parent] : []
+    const context = new Context(this, request, previous, previous.length === 0 ? options.unit : undefined)
+    // With a unit, the caller (ExclusiveExecutor) holds the span: it also covers the commit.
+    const span = previous.length === 0 && options.unit === undefined ? startGatewayExecuteSpan(this.#name, request) : undefined
+    if (span === undefined) {
+      await currentContext.run(context, () => this.#run(context))
+    } else {
+      await runInSpan(span, async () => {
+        await currentContext.run(context, () => this.#run(context))
+        if (context.exception !== undefined) throw context.exception
+      })
+    }
+
+    if (context.exception !== undefined) throw context.exception
+    if (context.reply !== undefined) {
+      if (options.catchReply === true) return context.reply
+      throw context.reply
+    }
+    return undefined
+  }
+
+  async #run (context: Context): Promise<void> {
+    try {
+      await this.#callExtensions('onPreExecute', context)
+      context.action ??= this.findActionSupported(context.request)
+      await this.#callExtensions('onExecute', context)
+      const action = context.action
+      if (isGatewayAware(action)) action.setGateway(this)
+      const span = startActionSpan(this.#name, action, context.request, context.previous.length)
+      if (span === undefined) await action.execute(context.request)
+      else await runInSpan(span, async () => { await action.execute(context.request) })
+    } catch (thrown) {
+      if (thrown instanceof Reply) context.reply = thrown
+      else context.exception = toError(thrown)
+    }
+    if (context.action !== undefined && this.#logger !== undefined && this.#logger.isLevelEnabled?.('trace') !== false) this.#logExecuted(this.#logger, context)
+
+    // Every extension gets its onPostExecute (the storage extension saves there), even after one failed.
+    for (const extension of this.#extensions) {
+      try {
+        const result = extension.onPostExecute?.(context)
+        if (result !== undefined) await result
+      } catch (thrown) {
+        if (thrown instanceof Reply) {
+          context.exception = undefined
+          context.reply = thrown
+          continue
+        }
+        const error = toError(thrown)
+        const earlier = context.exception ?? context.reply
+        if (earlier !== undefined) chainCause(error, earlier)
+        context.reply = undefined
+        context.exception = error
+      }
+    }
+  }
+
+  #logExecuted (logger: Logger, context: Context): void {
+    const code = (context.exception as { code?: unknown } | undefined)?.code
+    const outcome = context.reply !== undefined
+      ? `reply ${humanifyRequest(context.reply)}`
+      : context.exception !== undefined ? `exception ${context.exception.name}${typeof code === 'string' ? ` [${code}]` : ''}` : 'done'
+    const fields = { paywire: { gateway: this.#name, depth: context.previous.length + 1, action: context.action?.constructor.name, request: humanifyRequest(context.request), outcome } }
+    if (logger.trace !== undefined) logger.trace(fields, 'paywire: action executed')
+    else logger.debug(fields, 'paywire: action executed')
+  }
+
+  findActionSupported (request: unknown): Action {
+    const apis = this.#apis
+    for (const action of this.#actions) {
+      // As in Payum, also actions that turn out not to support the request get their API.
+      if (apis !== undefined && isApiAware(action)) injectApi(action, apis)
+      if (action.supports(request)) return action
+    }
+    throw createRequestNotSupported(request)
+  }
+
+  async #callExtensions (hook: Hook, context: Context): Promise<void> {
+    for (const extension of this.#extensions) {
+      const result = extension[hook]?.(context)
+      if (result !== undefined) await result
+    }
+  }
+}
+
+function toError (thrown: unknown): Error {
+  if (thrown instanceof Error) return thrown
+  const shown = typeof thrown === 'object' && thrown !== null
+    ? `an instance of ${thrown.constructor?.name || 'Object'}`
+    : inspect(thrown, { depth: 0 }).slice(0, 80)
+  return new PAYWIRE_ERR_NON_ERROR_THROWN(shown, { cause: thrown })
+}
+
+/**
+ * When an extension fails while handling an earlier error, keep the earlier one reachable:
+ * it becomes the innermost cause of the new error, unless it is already in the chain.
+ */
+function chainCause (error: Error, original: unknown): void {
+  let current: unknown = error
+  const seen = new Set<unknown>()
+  while (current instanceof Error && !seen.has(current)) {
+    if (current === original) return
+    seen.add(current)
+    if (current.cause === undefined) {
+      current.cause = original
+      return
+    }
+    if (!(current.cause instanceof Error)) {
+      // A non-Error cause cannot carry one: keep both reachable.
+      current.cause = new AggregateError([current.cause, original], 'Thrown while handling an earlier failure')
+      return
+    }
+    current = current.cause
+  }
+}
+
+function createRequestNotSupported (request: unknown): RequestNotSupportedError {
+  const hints: string[] = []
+  const model = (request as { model?: unknown } | null)?.model
+  if (model instanceof Identity) {
+    hints.push(
+      `Make sure a storage for "${model.modelName}" is registered (addStorage or addDefaultStorages) so the storage extension can load it.`,
+      `Make sure that storage's find() returns a model for id "${model.id}".`
+    )
+  }
+  hints.push(
+    'Make sure the gateway supports this request: one of its actions must return true from supports().',
+    'If it should, this may be a bug in the gateway.'
+  )
+  const error = new PAYWIRE_ERR_REQUEST_NOT_SUPPORTED(humanifyRequest(request), hints.join(' ')) as RequestNotSupportedError
+  error.request = request
+  return error
+}
