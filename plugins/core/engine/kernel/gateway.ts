@@ -2,11 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { inspect } from 'node:util'
 import { isGatewayAware, isPrepend, type Action } from './actions/action.ts'
 import { humanifyRequest } from '../observability/humanify.ts'
-import { deprecate, PAYWIREDEP006 } from '../deprecations.ts'
 import { PAYWIRE_ERR_NON_ERROR_THROWN, PAYWIRE_ERR_REQUEST_NOT_SUPPORTED } from '../errors.ts'
 import { Context } from './extensions/context.ts'
 import type { Extension } from './extensions/extension.ts'
-import { injectApi, isApiAware } from '../legacy/api-aware.ts'
 import type { Logger } from '../observability/logger.ts'
 import { Identity } from '../model/identity.ts'
 import { Reply } from '../requests/replies.ts'
@@ -42,8 +40,8 @@ type Hook = 'onPreExecute' | 'onExecute'
 export class Gateway {
   #actions: Action[] = []
   #extensions: Extension[] = []
-  // 1.x APIs (deprecated); undefined until addApi(), so lookups in 2.0 gateways skip injection.
-  #apis: unknown[] | undefined
+  // Hooks run on each action consulted during a lookup; undefined until one is added (1.x APIs), so 2.0 lookups skip them.
+  #lookupHooks: Array<(action: Action) => void> | undefined
   #name: string | undefined
   #logger: Logger | undefined
 
@@ -70,11 +68,6 @@ export class Gateway {
     return this.#extensions
   }
 
-  /** @deprecated (PAYWIREDEP006): the APIs given to ApiAware actions. */
-  get apis (): readonly unknown[] {
-    return this.#apis ?? []
-  }
-
   /** Actions are consulted in order; `prepend` (or a PrependAction marker) puts one first. */
   addAction (action: Action, prepend = false): this {
     if (prepend || isPrepend(action)) this.#actions.unshift(action)
@@ -89,14 +82,12 @@ export class Gateway {
   }
 
   /**
-   * @deprecated (PAYWIREDEP006), removed in the next major version: give the action its API through
-   * its constructor. Until then, ApiAware actions get the first API they accept at lookup.
+   * Runs `hook` on every action the gateway consults while it looks for one that supports a
+   * request, before asking it: what the 1.x style (legacy/, `addApi()`) plugs in to give
+   * ApiAware actions their API, as Payum's gateway did.
    */
-  addApi (api: unknown, prepend = false): this {
-    deprecate(PAYWIREDEP006)
-    this.#apis ??= []
-    if (prepend) this.#apis.unshift(api)
-    else this.#apis.push(api)
+  onActionLookup (hook: (action: Action) => void): this {
+    (this.#lookupHooks ??= []).push(hook)
     return this
   }
 
@@ -175,10 +166,10 @@ export class Gateway {
   }
 
   findActionSupported (request: unknown): Action {
-    const apis = this.#apis
+    const hooks = this.#lookupHooks
     for (const action of this.#actions) {
-      // As in Payum, also actions that turn out not to support the request get their API.
-      if (apis !== undefined && isApiAware(action)) injectApi(action, apis)
+      // As in Payum, also actions that turn out not to support the request go through the hooks.
+      if (hooks !== undefined) for (const hook of hooks) hook(action)
       if (action.supports(request)) return action
     }
     throw createRequestNotSupported(request)

@@ -6,6 +6,7 @@ import type { Paywire } from '../setup/paywire.ts'
 import { isApiAware, selectApi } from './api-aware.ts'
 import { GatewayFactory, isLegacyGatewayFactory } from './gateway-factory.ts'
 import { legacyDeprecationsOf } from './registry-bridge.ts'
+import './gateway-apis.ts'
 
 export interface DiagnosisError {
   code: string

@@ -11,6 +11,7 @@ import { Gateway } from '../kernel/gateway.ts'
 import type { Details } from '../model/array-object.ts'
 import { LegacyConfig } from './config.ts'
 import { coreConfig, standaloneContainer } from './core-config.ts'
+import './gateway-apis.ts'
 
 /**
  * The 1.x gateway factory contract (deprecated): createConfig() gives the defaults, create()

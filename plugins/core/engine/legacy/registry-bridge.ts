@@ -1,19 +1,15 @@
 import { deprecate, PAYWIREDEP004, recordDeprecations } from '../deprecations.ts'
-import type { ServiceContainer } from '../di/service-container.ts'
 import { PAYWIRE_ERR_INVALID_GATEWAY_FACTORY } from '../errors.ts'
 import { Gateway } from '../kernel/gateway.ts'
 import type { Details } from '../model/array-object.ts'
-import type { GatewayFactoryInterface } from './gateway-factory.ts'
+import { addGatewayFactoryStyle, type GatewayBuild } from '../setup/gateway-registry.ts'
+import { isLegacyGatewayFactory, type GatewayFactoryInterface } from './gateway-factory.ts'
 
-export interface LegacyGatewayBuild {
-  gatewayName: string
-  factoryName: string
-  /** The prefix 2.0 factories read options under: "<prefix>.client_id" reaches a 1.x factory as "client_id". */
-  optionsPrefix: string
-  /** The merged options: addGatewayFactoryConfig() defaults under the gateway's own. */
-  options: Record<string, unknown>
-  /** A fresh scope for this gateway, under the application's global services. */
-  container: ServiceContainer
+declare module '../setup/gateway-registry.ts' {
+  interface GatewayFactoryStyles {
+    /** A 1.x factory (deprecated), built through its create(). */
+    legacy: GatewayFactoryInterface
+  }
 }
 
 const buildDeprecations = new WeakMap<Gateway, readonly string[]>()
@@ -22,7 +18,7 @@ const buildDeprecations = new WeakMap<Gateway, readonly string[]>()
  * How the registry builds a gateway of a 1.x factory: through its create(config), with the
  * options as a flat 1.x config, so builder code is the same for both styles.
  */
-export function createLegacyGateway (factory: GatewayFactoryInterface, build: LegacyGatewayBuild): Gateway {
+export function createLegacyGateway (factory: GatewayFactoryInterface, build: GatewayBuild): Gateway {
   const codes = new Set<string>()
   const gateway = recordDeprecations(codes, () => {
     deprecate(PAYWIREDEP004)
@@ -38,7 +34,7 @@ export function legacyDeprecationsOf (gateway: Gateway): readonly string[] {
   return buildDeprecations.get(gateway) ?? []
 }
 
-function legacyConfigValues ({ gatewayName, optionsPrefix, options }: LegacyGatewayBuild): Details {
+function legacyConfigValues ({ gatewayName, optionsPrefix, options }: GatewayBuild): Details {
   const config: Details = { 'paywire.gateway_name': gatewayName }
   const prefix = `${optionsPrefix}.`
   for (const [key, value] of Object.entries(options)) {
@@ -47,3 +43,6 @@ function legacyConfigValues ({ gatewayName, optionsPrefix, options }: LegacyGate
   }
   return config
 }
+
+// Loading 1.x support teaches every registry to build 1.x factories (through their create()).
+addGatewayFactoryStyle({ accepts: isLegacyGatewayFactory, build: createLegacyGateway })

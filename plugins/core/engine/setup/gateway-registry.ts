@@ -9,8 +9,6 @@ import {
 import type { Extension } from '../kernel/extensions/extension.ts'
 import { Gateway } from '../kernel/gateway.ts'
 import { Logger } from '../observability/logger.ts'
-import { isLegacyGatewayFactory, type GatewayFactoryInterface } from '../legacy/gateway-factory.ts'
-import { createLegacyGateway } from '../legacy/registry-bridge.ts'
 import { didYouMean } from '../suggest.ts'
 
 /** The second argument of addGateway: `factory` plus the factory's options. */
@@ -19,8 +17,46 @@ export interface GatewayOptions {
   [option: string]: unknown
 }
 
-/** A 2.0 factory, or a 1.x one (deprecated) that the registry builds through its create(). */
-export type GatewayFactory = ContainerGatewayFactory | GatewayFactoryInterface
+/**
+ * The kinds of factory addGatewayFactory() accepts, by style: the 2.0 container factory here;
+ * a module that teaches the registry another style (legacy/: the deprecated 1.x factories)
+ * adds its type to this interface and its builder with addGatewayFactoryStyle().
+ */
+export interface GatewayFactoryStyles {
+  container: ContainerGatewayFactory
+}
+
+/** A gateway factory of any style the registry knows. */
+export type GatewayFactory = GatewayFactoryStyles[keyof GatewayFactoryStyles]
+
+/** What a factory style's builder gets to build one gateway. */
+export interface GatewayBuild {
+  gatewayName: string
+  factoryName: string
+  /** The prefix 2.0 factories read options under ("<prefix>.client_id"). */
+  optionsPrefix: string
+  /** The merged options: addGatewayFactoryConfig() defaults under the gateway's own. */
+  options: Record<string, unknown>
+  /** A fresh scope for this gateway, under the application's global services. */
+  container: ServiceContainer
+}
+
+/** Builds gateways of factories that are not 2.0 container factories. */
+export interface GatewayFactoryStyle<F = any> {
+  accepts (factory: unknown): factory is F
+  build (factory: F, build: GatewayBuild): Gateway
+}
+
+const styles: GatewayFactoryStyle[] = []
+
+/** Teaches every registry a factory style (once); legacy/ adds the 1.x one when it loads. */
+export function addGatewayFactoryStyle (style: GatewayFactoryStyle): void {
+  if (!styles.includes(style)) styles.push(style)
+}
+
+function styleOf (factory: unknown): GatewayFactoryStyle | undefined {
+  return isContainerGatewayFactory(factory) ? undefined : styles.find((style) => style.accepts(factory))
+}
 
 interface FactoryEntry {
   factory: GatewayFactory
@@ -93,7 +129,7 @@ export class GatewayRegistry {
 
   /** `scope`: a container scope already holding the factory's definitions (made by a gateway plugin). */
   addGatewayFactory (name: string, factory: GatewayFactory, scope?: ServiceContainer): this {
-    if (!isContainerGatewayFactory(factory) && !isLegacyGatewayFactory(factory)) throw new PAYWIRE_ERR_INVALID_GATEWAY_FACTORY(name)
+    if (!isContainerGatewayFactory(factory) && styleOf(factory) === undefined) throw new PAYWIRE_ERR_INVALID_GATEWAY_FACTORY(name)
     this.#factories.set(name, { factory, scope, ownsScope: false })
     return this
   }
@@ -154,7 +190,7 @@ export class GatewayRegistry {
     const factoryName = options.factory
     const entry = this.#factories.get(factoryName)
     if (entry === undefined) throw this.#unknownFactory(factoryName, name)
-    if (isLegacyGatewayFactory(entry.factory)) return this.#buildLegacy(name, factoryName, entry.factory, options)
+    if (!isContainerGatewayFactory(entry.factory)) return this.#buildWithStyle(name, factoryName, entry.factory, options)
     if (entry.scope === undefined) {
       entry.scope = this.#container.createScope().register(entry.factory.configureContainer())
       entry.ownsScope = true
@@ -182,10 +218,10 @@ export class GatewayRegistry {
   }
 
   /** Same option precedence as 2.0 (factory defaults < addGatewayFactoryConfig < gateway options), same extensions. */
-  #buildLegacy (name: string, factoryName: string, factory: GatewayFactoryInterface, options: GatewayOptions): Gateway {
+  #buildWithStyle (name: string, factoryName: string, factory: GatewayFactory, options: GatewayOptions): Gateway {
     const scope = this.#container.createScope()
     this.#scopes.push(scope)
-    const gateway = createLegacyGateway(factory, {
+    const gateway = (styleOf(factory) as GatewayFactoryStyle).build(factory, {
       gatewayName: name,
       factoryName,
       optionsPrefix: factoryName,
