@@ -1,7 +1,6 @@
 import { CoreGatewayFactory, PaymentStateReader, factory, serviceId, type ActionEntry, type ContainerConfiguration } from '../../plugins/core/engine/index.ts'
 import { ConvertPaymentAction, ConvertPayoutAction } from './actions/convert-actions.ts'
 import { AuthorizeAction, CancelAction, CaptureAction, PayoutAction, RefundAction } from './actions/payment-actions.ts'
-import { StatusAction } from './actions/status-action.ts'
 import { OfflineStateReader } from './state-reader.ts'
 
 export const OFFLINE_FACTORY_NAME = 'offline'
@@ -24,7 +23,6 @@ export class OfflineGatewayFactory extends CoreGatewayFactory {
       PayoutAction,
       RefundAction,
       CancelAction,
-      StatusAction,
       ConvertPaymentAction,
       ConvertPayoutAction
     ]

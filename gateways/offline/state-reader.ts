@@ -16,7 +16,7 @@ export class OfflineStateReader extends PaymentStateReader {
     const details = (record.details ?? record.data) as Record<string, unknown> | undefined
     if (typeof details !== 'object' || details === null) return undefined
     const stored = details[OfflineField.STATUS]
-    const status = stored === undefined ? 'new' : STATUSES[stored as string] ?? 'unknown'
+    const status = stored === undefined || stored === null ? 'new' : STATUSES[stored as string] ?? 'unknown'
     const refunded = details[OfflineField.REFUNDED_AMOUNT]
     const total = typeof details.amount === 'number' ? details.amount : record.totalAmount
     const captured = status === 'captured' || status === 'refunded' ? total : 0

@@ -8,7 +8,7 @@ import { AuthorizeAction, CaptureAction } from './actions/capture-action.ts'
 import { ConvertPaymentAction } from './actions/convert-payment-action.ts'
 import { NotifyAction, NotifyNullAction } from './actions/notify-actions.ts'
 import { RefundAction } from './actions/refund-action.ts'
-import { StatusAction, SyncAction } from './actions/status-sync-actions.ts'
+import { SyncAction } from './actions/status-sync-actions.ts'
 import { PaypalCheckoutApi } from './api.ts'
 import { CheckoutSettings } from './settings.ts'
 import { CheckoutStateReader } from './state-reader.ts'
@@ -101,7 +101,6 @@ export class PaypalCheckoutGatewayFactory extends CoreGatewayFactory {
       ConvertPaymentAction,
       CaptureAction,
       AuthorizeAction,
-      StatusAction,
       SyncAction,
       RefundAction,
       CancelAction,

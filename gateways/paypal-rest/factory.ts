@@ -7,7 +7,6 @@ import { CaptureAction } from './actions/capture-action.ts'
 import { ConvertPaymentAction } from './actions/convert-payment-action.ts'
 import { NotifyAction, NotifyNullAction } from './actions/notify-actions.ts'
 import { RefundAction } from './actions/refund-action.ts'
-import { StatusAction } from './actions/status-action.ts'
 import { SyncAction } from './actions/sync-action.ts'
 import { PaypalRestApi } from './api.ts'
 import { DEFAULT_WEBHOOK_MAX_AGE_SECONDS, PaypalRestConfig } from '../paypal-shared/index.ts'
@@ -88,7 +87,6 @@ export class PaypalRestGatewayFactory extends CoreGatewayFactory {
       ...super.getActions(),
       ConvertPaymentAction,
       CaptureAction,
-      StatusAction,
       SyncAction,
       RefundAction,
       CancelAction,

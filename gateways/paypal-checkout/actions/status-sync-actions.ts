@@ -1,33 +1,17 @@
-import { BaseGetStatus, HumanStatus, Sync, type Action } from '../../../plugins/core/engine/index.ts'
+import { StatusFromReaderAction, Sync, type Action } from '../../../plugins/core/engine/index.ts'
 import type { PaypalCheckoutApi } from '../api.ts'
-import { capturesOf, checkoutAmounts, paypalStatus, recordOf, type CheckoutRecord } from '../record.ts'
+import { capturesOf, recordOf, type CheckoutRecord } from '../record.ts'
+import { CheckoutStateReader } from '../state-reader.ts'
 import type { CheckoutViews } from '../views.ts'
 
-const MARKS = {
-  [HumanStatus.NEW]: 'markNew',
-  [HumanStatus.PENDING]: 'markPending',
-  [HumanStatus.CAPTURED]: 'markCaptured',
-  [HumanStatus.AUTHORIZED]: 'markAuthorized',
-  [HumanStatus.REFUNDED]: 'markRefunded',
-  [HumanStatus.CANCELED]: 'markCanceled',
-  [HumanStatus.FAILED]: 'markFailed',
-  [HumanStatus.EXPIRED]: 'markExpired',
-  [HumanStatus.PAYEDOUT]: 'markPayedout',
-  [HumanStatus.SUSPENDED]: 'markSuspended',
-  [HumanStatus.UNKNOWN]: 'markUnknown'
-} as const
-
-/** The status from the order together with its captures and authorization, and the amounts that moved. */
-export class StatusAction implements Action {
-  supports (request: unknown): boolean {
-    return request instanceof BaseGetStatus && recordOf(request.model) !== undefined
-  }
-
-  execute (request: BaseGetStatus<unknown>): void {
-    const record = recordOf(request.model) as CheckoutRecord
-    request[MARKS[paypalStatus(record)]]()
-    const amounts = checkoutAmounts(record)
-    if (amounts !== undefined) request.setAmounts(amounts)
+/**
+ * The status from the order with its captures and authorization, and the amounts that moved,
+ * from CheckoutStateReader (its one statement of them). The factory does not list it: the
+ * core factory answers status requests from the registered reader.
+ */
+export class StatusAction extends StatusFromReaderAction {
+  constructor () {
+    super(new CheckoutStateReader())
   }
 }
 

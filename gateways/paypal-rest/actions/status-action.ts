@@ -1,34 +1,13 @@
-import { BaseGetStatus, HumanStatus, type Action } from '../../../plugins/core/engine/index.ts'
-import { paypalAmounts } from '../amounts.ts'
-import { paypalStatus, recordOf, type PaypalRecord } from '../details.ts'
-
-const MARKS = {
-  [HumanStatus.NEW]: 'markNew',
-  [HumanStatus.PENDING]: 'markPending',
-  [HumanStatus.CAPTURED]: 'markCaptured',
-  [HumanStatus.AUTHORIZED]: 'markAuthorized',
-  [HumanStatus.REFUNDED]: 'markRefunded',
-  [HumanStatus.CANCELED]: 'markCanceled',
-  [HumanStatus.FAILED]: 'markFailed',
-  [HumanStatus.EXPIRED]: 'markExpired',
-  [HumanStatus.PAYEDOUT]: 'markPayedout',
-  [HumanStatus.SUSPENDED]: 'markSuspended',
-  [HumanStatus.UNKNOWN]: 'markUnknown'
-} as const
+import { StatusFromReaderAction } from '../../../plugins/core/engine/index.ts'
+import { PaypalStateReader } from '../state-reader.ts'
 
 /**
- * The payment's status from PayPal's payment and sale states (table in the README), and,
- * once there is a sale, how much was captured, refunded and reversed (minor units).
+ * The payment's status from PayPal's payment and sale states (table in the README) and the
+ * amounts that moved, from PaypalStateReader (its one statement of them). The factory does
+ * not list it: the core factory answers status requests from the registered reader.
  */
-export class StatusAction implements Action {
-  supports (request: unknown): boolean {
-    return request instanceof BaseGetStatus && recordOf(request.model) !== undefined
-  }
-
-  execute (request: BaseGetStatus<unknown>): void {
-    const record = recordOf(request.model) as PaypalRecord
-    request[MARKS[paypalStatus(record)]]()
-    const amounts = paypalAmounts(record)
-    if (amounts !== undefined) request.setAmounts(amounts)
+export class StatusAction extends StatusFromReaderAction {
+  constructor () {
+    super(new PaypalStateReader())
   }
 }

@@ -18,9 +18,10 @@ export {
   type AnyPaywireEvent, type EventDeliveryOptions, type PaywireEventMap, type PaywireEventType, type UnmatchedMoneyEvent, type UnmatchedNotification
 } from './events/paywire-events.ts'
 export {
-  PaymentStateReader, classify, describeWrites, outboxRecord, partitionOf,
-  type OutboxRecord, type PaymentEvent, type PaymentEventType, type PaymentState, type ReaderLookup
+  classify, describeWrites, outboxRecord, partitionOf,
+  type OutboxRecord, type PaymentEvent, type PaymentEventType, type ReaderLookup
 } from './events/payment-events.ts'
+export { PaymentStateReader, type PaymentState } from './requests/payment-state.ts'
 export { DEAD_EVENTS_KEPT, type Outbox, type OutboxEntry, type OutboxLease, type Settlement } from './events/outbox.ts'
 export { MemoryOutbox } from './events/memory-outbox.ts'
 
@@ -49,6 +50,7 @@ export { GetHttpRequestAction } from './kernel/actions/get-http-request-action.t
 export { GetTokenAction } from './kernel/actions/get-token-action.ts'
 export { CheckpointAction } from './kernel/actions/checkpoint-action.ts'
 export { RenderTemplateAction } from './kernel/actions/render-template-action.ts'
+export { StatusFromReaderAction } from './kernel/actions/status-from-reader-action.ts'
 
 export { Context } from './kernel/extensions/context.ts'
 export type { Extension, PrependExtension } from './kernel/extensions/extension.ts'

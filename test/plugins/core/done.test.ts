@@ -88,7 +88,12 @@ t.test('browsers get the page, API clients the JSON', async (t) => {
   t.notMatch(browser.body, 'payer@example.com')
   const api = await app.inject({ url: pathOf(token.afterUrl), headers: { accept: 'application/json, text/html' } })
   t.match(api.headers['content-type'], /^application\/json/)
-  t.same(api.json(), { status: 'captured', message: 'Your payment was received.', payment: { number: 'ORDER-1', totalAmount: 1999, currencyCode: 'EUR' } })
+  t.same(api.json(), {
+    status: 'captured',
+    message: 'Your payment was received.',
+    payment: { number: 'ORDER-1', totalAmount: 1999, currencyCode: 'EUR' },
+    amounts: { captured: 1999, refunded: 0, reversed: 0 }
+  })
   const curl = await app.inject({ url: pathOf(token.afterUrl), headers: { accept: '*/*' } })
   t.equal(curl.json().status, 'captured')
 })

@@ -21,7 +21,8 @@ t.test('capture completes, invalidates its token and redirects to the done page'
   t.same(done.json(), {
     status: 'captured',
     message: 'Your payment was received.',
-    payment: { number: 'ORDER-1', totalAmount: 1999, currencyCode: 'EUR' }
+    payment: { number: 'ORDER-1', totalAmount: 1999, currencyCode: 'EUR' },
+    amounts: { captured: 1999, refunded: 0, reversed: 0 }
   })
   t.equal(done.headers['cache-control'], 'no-store')
 

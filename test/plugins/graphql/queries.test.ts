@@ -91,7 +91,9 @@ t.test('status is UNKNOWN when the gateway cannot tell; totalAmountDecimal null 
   t.same((await gql(app, AMOUNTS, { id: crashing.id }, ADMIN)).data.payment, { status: 'UNKNOWN', ...none }, 'amounts null when the gateway fails')
   t.match(logs.join(''), /could not read the amounts/)
   t.same((await gql(app, AMOUNTS, { id: gone.id }, ADMIN)).data.payment, { status: 'UNKNOWN', ...none }, 'and when the gateway is gone')
-  t.same((await gql(app, AMOUNTS, { id: odd.id }, ADMIN)).data.payment.capturedAmount, null, 'a gateway that does not tell amounts')
+  const silent = await storedPayment(app, { gatewayName: 'statusonly' })
+  t.same((await gql(app, AMOUNTS, { id: silent.id }, ADMIN)).data.payment.capturedAmount, null, 'a gateway that does not tell amounts')
+  t.same((await gql(app, AMOUNTS, { id: odd.id }, ADMIN)).data.payment.capturedAmount, 0, 'the offline gateway tells them: nothing captured yet')
 })
 
 t.test('payments: oldest first, cursor pagination, hasNextPage and endCursor', async (t) => {

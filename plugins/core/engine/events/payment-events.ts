@@ -1,24 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { HumanStatusValue, PaymentAmounts } from '../requests/get-status.ts'
+import type { PaymentState, PaymentStateReader } from '../requests/payment-state.ts'
 import { affinityTag } from '../random.ts'
 import type { StagedWrite } from '../storage/abstract-storage.ts'
-
-/**
- * What a gateway reads from a stored record: its status, the money that moved and the
- * provider's ids. Gateway factories register one (service id PaymentStateReader) so the
- * commit path can tell what a write changed without running the gateway again.
- */
-export interface PaymentState {
-  status: HumanStatusValue
-  amounts?: PaymentAmounts
-  /** The provider's ids of the payment and what was done to it (payment, sale, refund…). */
-  providerIds?: Record<string, string>
-}
-
-/** Reads a PaymentState from a record as stored (a Payment's, or a gateway's own details record); undefined: not a record this gateway knows. */
-export abstract class PaymentStateReader {
-  abstract read (record: Record<string, unknown>): PaymentState | undefined
-}
 
 export type PaymentEventType =
   'payment.pending' | 'payment.authorized' | 'payment.captured' | 'payment.refunded' | 'payment.reversed' |

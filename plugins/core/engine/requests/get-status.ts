@@ -32,6 +32,8 @@ export const BinaryStatus = {
 
 type StatusName = keyof typeof HumanStatus
 
+const NAME_OF = Object.fromEntries(Object.entries(HumanStatus).map(([name, value]) => [value, name])) as Record<HumanStatusValue, StatusName>
+
 /**
  * How much money moved, in the payment currency's minor units. The status says where a
  * payment is; the amounts say how far: a partially refunded payment is "refunded" with
@@ -75,6 +77,8 @@ export abstract class BaseGetStatus<V> extends Generic {
   markSuspended (): void { this.value = this.statusValue('SUSPENDED') }
   markExpired (): void { this.value = this.statusValue('EXPIRED') }
   markUnknown (): void { this.value = this.statusValue('UNKNOWN') }
+  /** Marks the status a gateway's state reader gives (what markX() does for that name); an unknown value marks unknown. */
+  mark (status: HumanStatusValue): void { this.value = this.statusValue(NAME_OF[status] ?? 'UNKNOWN') }
 
   /** Status actions that know the amounts set them beside the status; missing ones are 0. */
   setAmounts (amounts: Partial<PaymentAmounts>): void {

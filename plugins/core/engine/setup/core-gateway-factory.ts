@@ -6,6 +6,7 @@ import { GetCurrencyAction } from '../kernel/actions/get-currency-action.ts'
 import { GetHttpRequestAction } from '../kernel/actions/get-http-request-action.ts'
 import { GetTokenAction } from '../kernel/actions/get-token-action.ts'
 import { RenderTemplateAction } from '../kernel/actions/render-template-action.ts'
+import { StatusFromReaderAction } from '../kernel/actions/status-from-reader-action.ts'
 import { humanifyValue } from '../observability/humanify.ts'
 import { autowire, factory, get, serviceId, type Class, type ContainerConfiguration } from '../di/definitions.ts'
 import { resolveDefinition, type ServiceContainer } from '../di/service-container.ts'
@@ -13,6 +14,7 @@ import { PAYWIRE_ERR_INVALID_ACTION_ENTRY, PAYWIRE_ERR_INVALID_EXTENSION_ENTRY }
 import { EndlessCycleDetectorExtension } from '../kernel/extensions/endless-cycle-detector-extension.ts'
 import { isExtension, type Extension } from '../kernel/extensions/extension.ts'
 import { Gateway } from '../kernel/gateway.ts'
+import { PaymentStateReader } from '../requests/payment-state.ts'
 import { TokenStorage } from '../security/token-storage.ts'
 import { StatusTransitions } from '../kernel/status-transitions.ts'
 import { TemplateRenderer } from '../kernel/template-renderer.ts'
@@ -103,6 +105,9 @@ export class CoreGatewayFactory implements ContainerGatewayFactory {
       if (!isAction(action)) throw new PAYWIRE_ERR_INVALID_ACTION_ENTRY(owner, `${entry.name}, which has no supports()/execute()`)
       gateway.addAction(action)
     }
+    // Statuses come from the gateway's state reader, its one statement of them; after the
+    // gateway's own actions, so a hand-written status action still answers first.
+    if (container.has(PaymentStateReader)) gateway.addAction(new StatusFromReaderAction(container.get(PaymentStateReader)))
     for (const entry of this.getExtensions()) {
       const extension = typeof entry === 'function' ? resolveClass(entry, container) : entry
       if (!isExtension(extension)) throw new PAYWIRE_ERR_INVALID_EXTENSION_ENTRY(owner, humanifyValue(extension))

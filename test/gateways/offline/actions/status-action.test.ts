@@ -1,12 +1,14 @@
 import t from 'tap'
 import { StatusAction } from '../../../../gateways/offline/index.ts'
-import { ArrayObject, Capture, GetBinaryStatus, GetHumanStatus, Payment } from '../../../../plugins/core/engine/index.ts'
+import { ArrayObject, Capture, GetBinaryStatus, GetHumanStatus, Identity, Payment } from '../../../../plugins/core/engine/index.ts'
 
 t.test('supports status requests on offline details', async (t) => {
   const action = new StatusAction()
   t.ok(action.supports(new GetHumanStatus(new ArrayObject())))
   t.ok(action.supports(new GetBinaryStatus({})))
-  t.notOk(action.supports(new GetHumanStatus(new Payment())))
+  // A Payment reads through its details, the way commits read it for payment events.
+  t.ok(action.supports(new GetHumanStatus(new Payment())))
+  t.notOk(action.supports(new GetHumanStatus(new Identity('Payment', '1'))), 'an identity not loaded yet is no record')
   t.notOk(action.supports(new Capture({})))
 })
 
@@ -24,4 +26,11 @@ t.test('maps every offline status; no status is new, anything else unknown', asy
   const binary = new GetBinaryStatus(new ArrayObject({ status: 'captured' }))
   new StatusAction().execute(binary)
   t.ok(binary.isCaptured())
+})
+
+t.test('the status carries the amounts: captured, then what was refunded', async (t) => {
+  const status = new GetHumanStatus(new ArrayObject({ amount: 1999, status: 'refunded', refunded_amount: 500 }))
+  new StatusAction().execute(status)
+  t.equal(status.value, 'refunded')
+  t.same(status.amounts, { captured: 1999, refunded: 500, reversed: 0 })
 })

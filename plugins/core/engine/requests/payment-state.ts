@@ -1,0 +1,23 @@
+import type { HumanStatusValue, PaymentAmounts } from './get-status.ts'
+
+/**
+ * What a gateway reads from a stored record: its status, the money that moved and the
+ * provider's ids. Gateway factories register one (service id PaymentStateReader) so the
+ * commit path can tell what a write changed without running the gateway again.
+ */
+export interface PaymentState {
+  status: HumanStatusValue
+  amounts?: PaymentAmounts
+  /** The provider's ids of the payment and what was done to it (payment, sale, refund…). */
+  providerIds?: Record<string, string>
+}
+
+/**
+ * A gateway's one source of its statuses: reads a PaymentState from a record as stored (a
+ * Payment's fields with its `details`, or a gateway's own details record); undefined: not a
+ * record this gateway knows. GetHumanStatus is answered from it (the core StatusAction), and
+ * commits compare its reading before and after a write to stage payment events.
+ */
+export abstract class PaymentStateReader {
+  abstract read (record: Record<string, unknown>): PaymentState | undefined
+}
