@@ -1,12 +1,15 @@
 import {
-  CoreGatewayFactory, ExclusiveExecutor, HttpClient, Logger, PaymentStateReader, PaywireEvents, StatusTransitions, StorageRegistry, autowire, factory, get,
+  CoreGatewayFactory, HttpClient, Logger, PaymentStateReader, StatusTransitions, autowire, factory, get,
   serviceId, type ActionEntry, type ContainerConfiguration
 } from '../../plugins/core/engine/index.ts'
-import { DEFAULT_WEBHOOK_MAX_AGE_SECONDS, PaypalRestConfig, PaypalWebhookVerifier } from '../paypal-shared/index.ts'
+import {
+  DEFAULT_WEBHOOK_MAX_AGE_SECONDS, LocateWebhookAction, NotifyNullAction, PaypalRestConfig, PaypalWebhookLocator, PaypalWebhookVerifier
+} from '../paypal-shared/index.ts'
 import { CancelAction } from './actions/cancel-action.ts'
 import { AuthorizeAction, CaptureAction } from './actions/capture-action.ts'
 import { ConvertPaymentAction } from './actions/convert-payment-action.ts'
-import { NotifyAction, NotifyNullAction } from './actions/notify-actions.ts'
+import { NotifyAction } from './actions/notify-actions.ts'
+import { CheckoutWebhookLocator } from './webhook-locator.ts'
 import { RefundAction } from './actions/refund-action.ts'
 import { SyncAction } from './actions/status-sync-actions.ts'
 import { PaypalCheckoutApi } from './api.ts'
@@ -90,8 +93,10 @@ export class PaypalCheckoutGatewayFactory extends CoreGatewayFactory {
       [serviceId(RefundAction)]: autowire(RefundAction).constructor(get(PaypalCheckoutApi), get(CheckoutViews)),
       [serviceId(SyncAction)]: autowire(SyncAction).constructor(get(PaypalCheckoutApi), get(CheckoutViews)),
       [serviceId(NotifyAction)]: autowire(NotifyAction).constructor(get(PaypalCheckoutApi), get(CheckoutViews)),
-      [serviceId(NotifyNullAction)]: autowire(NotifyNullAction).constructor(get(PaypalWebhookVerifier), get(StorageRegistry),
-        get(ExclusiveExecutor), get(PaywireEvents), get(Logger), get(PaypalRestConfig))
+      // Webhooks: verified and located here; the notify route runs the payment's Notify.
+      [serviceId(PaypalWebhookLocator)]: autowire(CheckoutWebhookLocator).constructor(get(PaypalRestConfig)),
+      [serviceId(LocateWebhookAction)]: autowire(LocateWebhookAction).constructor(get(PaypalWebhookVerifier), get(PaypalWebhookLocator), get(PaypalRestConfig)),
+      [serviceId(NotifyNullAction)]: autowire(NotifyNullAction).constructor(get(PaypalWebhookVerifier), get(PaypalWebhookLocator), get(PaypalRestConfig))
     }
   }
 
@@ -104,7 +109,7 @@ export class PaypalCheckoutGatewayFactory extends CoreGatewayFactory {
       SyncAction,
       RefundAction,
       CancelAction,
-      NotifyNullAction,
+      LocateWebhookAction,
       NotifyAction
     ]
   }

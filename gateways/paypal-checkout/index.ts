@@ -13,7 +13,9 @@ export { PayerFlowAction } from './actions/payer-flow.ts'
 export { CancelAction } from './actions/cancel-action.ts'
 export { RefundAction, type CheckoutRefundEntry } from './actions/refund-action.ts'
 export { StatusAction, SyncAction } from './actions/status-sync-actions.ts'
-export { NotifyAction, NotifyNullAction } from './actions/notify-actions.ts'
+export { NotifyAction } from './actions/notify-actions.ts'
+export { CheckoutWebhookLocator, customIdOf, orderIdOf } from './webhook-locator.ts'
+export { LocateWebhookAction, NotifyNullAction, PaypalWebhookLocator, type WebhookLocation } from '../paypal-shared/index.ts'
 // One request class for both PayPal gateways' webhooks.
 export { PaypalWebhookNotify, type PaypalWebhookEvent } from '../paypal-shared/index.ts'
 export { paypalCheckoutErrorCodes }

@@ -1,18 +1,20 @@
 import {
-  CoreGatewayFactory, ExclusiveExecutor, PaymentStateReader, HttpClient, Logger, PaywireEvents, StatusTransitions, StorageRegistry, autowire, factory, get,
+  CoreGatewayFactory, PaymentStateReader, HttpClient, Logger, StatusTransitions, autowire, factory, get,
   serviceId, type ActionEntry, type ContainerConfiguration
 } from '../../plugins/core/engine/index.ts'
 import { CancelAction } from './actions/cancel-action.ts'
 import { CaptureAction } from './actions/capture-action.ts'
 import { ConvertPaymentAction } from './actions/convert-payment-action.ts'
-import { NotifyAction, NotifyNullAction } from './actions/notify-actions.ts'
+import { NotifyAction } from './actions/notify-actions.ts'
+import { RestWebhookLocator } from './webhook-locator.ts'
 import { RefundAction } from './actions/refund-action.ts'
 import { SyncAction } from './actions/sync-action.ts'
 import { PaypalRestApi } from './api.ts'
-import { DEFAULT_WEBHOOK_MAX_AGE_SECONDS, PaypalRestConfig } from '../paypal-shared/index.ts'
+import {
+  DEFAULT_WEBHOOK_MAX_AGE_SECONDS, LocateWebhookAction, NotifyNullAction, PaypalRestConfig, PaypalWebhookLocator, PaypalWebhookVerifier
+} from '../paypal-shared/index.ts'
 import { PaypalViews } from './views.ts'
 import { PaypalStateReader } from './state-reader.ts'
-import { PaypalWebhookVerifier } from '../paypal-shared/index.ts'
 
 export const PAYPAL_REST_FACTORY_NAME = 'paypal_rest'
 
@@ -77,8 +79,10 @@ export class PaypalRestGatewayFactory extends CoreGatewayFactory {
       [serviceId(SyncAction)]: autowire(SyncAction).constructor(get(PaypalRestApi), get(PaypalViews)),
       [serviceId(RefundAction)]: autowire(RefundAction).constructor(get(PaypalRestApi), get(PaypalViews)),
       [serviceId(NotifyAction)]: autowire(NotifyAction).constructor(get(PaypalRestApi), get(PaypalViews)),
-      [serviceId(NotifyNullAction)]: autowire(NotifyNullAction).constructor(get(PaypalWebhookVerifier), get(StorageRegistry),
-        get(ExclusiveExecutor), get(PaywireEvents), get(Logger), get(PaypalRestConfig))
+      // Webhooks: verified and located here; the notify route runs the payment's Notify.
+      [serviceId(PaypalWebhookLocator)]: factory(() => new RestWebhookLocator()),
+      [serviceId(LocateWebhookAction)]: autowire(LocateWebhookAction).constructor(get(PaypalWebhookVerifier), get(PaypalWebhookLocator), get(PaypalRestConfig)),
+      [serviceId(NotifyNullAction)]: autowire(NotifyNullAction).constructor(get(PaypalWebhookVerifier), get(PaypalWebhookLocator), get(PaypalRestConfig))
     }
   }
 
@@ -90,7 +94,7 @@ export class PaypalRestGatewayFactory extends CoreGatewayFactory {
       SyncAction,
       RefundAction,
       CancelAction,
-      NotifyNullAction,
+      LocateWebhookAction,
       NotifyAction
     ]
   }

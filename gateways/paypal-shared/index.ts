@@ -13,5 +13,6 @@ export {
   PAYPAL_ZERO_DECIMAL_CURRENCIES
 } from './money.ts'
 export {
-  PaypalWebhookNotify, parseWebhookEvent, refuseWebhook, rememberWebhookEvent, reportUnmatchedWebhook, seenWebhookEvent, type PaypalWebhookEvent
+  PaypalWebhookNotify, parseWebhookEvent, paypalEventOf, paypalNotification, refuseWebhook, rememberWebhookEvent, seenWebhookEvent, type PaypalWebhookEvent
 } from './webhook-event.ts'
+export { LocateWebhookAction, NotifyNullAction, PaypalWebhookLocator, type WebhookLocation } from './locate-webhook-action.ts'

@@ -1,4 +1,4 @@
-import { HttpResponse, Notify, type Logger, type PaywireEvents, type UnmatchedNotification } from '../../plugins/core/engine/index.ts'
+import { HttpResponse, Notify, type ProviderNotification } from '../../plugins/core/engine/index.ts'
 
 /** A PayPal webhook event as both APIs send it (v1 payments and sales, v2 orders and captures). */
 export interface PaypalWebhookEvent {
@@ -8,13 +8,32 @@ export interface PaypalWebhookEvent {
   resource?: Record<string, any>
 }
 
-/** A verified webhook event for one stored payment (its model, or its identity until the storage loads it). */
-export class PaypalWebhookNotify extends Notify {
-  readonly event: PaypalWebhookEvent
+/** What a verified PayPal event says about itself, as Paywire's notifications carry it. */
+export function paypalNotification (event: PaypalWebhookEvent, resourceIds: Record<string, string>,
+  amount?: { value: unknown, currency: unknown }): ProviderNotification {
+  const notification: ProviderNotification = { provider: 'PayPal', eventId: event.id, resourceIds, event }
+  if (typeof event.event_type === 'string') notification.eventType = event.event_type
+  if (typeof amount?.value === 'string' && typeof amount.currency === 'string') notification.amount = { value: amount.value, currency: amount.currency }
+  return notification
+}
 
+/** The PayPal event a Notify request carries (the notify route's, or a PaypalWebhookNotify); undefined for any other Notify. */
+export function paypalEventOf (request: unknown): PaypalWebhookEvent | undefined {
+  const notification = request instanceof Notify ? request.notification : undefined
+  return notification?.provider === 'PayPal' ? notification.event as PaypalWebhookEvent : undefined
+}
+
+/**
+ * A verified PayPal event for one stored payment (its model, or its identity until the storage
+ * loads it): what the notify route runs, for application code that replays an event itself.
+ */
+export class PaypalWebhookNotify extends Notify {
   constructor (model: unknown, event: PaypalWebhookEvent) {
-    super(model)
-    this.event = event
+    super(model, paypalNotification(event, {}))
+  }
+
+  get event (): PaypalWebhookEvent {
+    return paypalEventOf(this) as PaypalWebhookEvent
   }
 }
 
@@ -46,19 +65,4 @@ export function rememberWebhookEvent (record: Record<string, any>, event: Paypal
   const seen = (record.paywire_webhook_events ??= []) as string[]
   seen.push(event.id)
   if (seen.length > REMEMBERED_EVENTS) seen.splice(0, seen.length - REMEMBERED_EVENTS)
-}
-
-/**
- * A verified event about money no stored payment owns: acknowledged (PayPal would redeliver it
- * for days otherwise), logged at error and emitted as money.unmatched for the shop to act on.
- */
-export async function reportUnmatchedWebhook (
-  to: { logger: Logger, events: PaywireEvents, gatewayName: string }, event: PaypalWebhookEvent,
-  resourceIds: Record<string, string>, amount: { value: unknown, currency: unknown }
-): Promise<void> {
-  const notification: UnmatchedNotification = { gateway: to.gatewayName, provider: 'PayPal', eventId: event.id, eventType: event.event_type, resourceIds }
-  if (typeof amount.value === 'string' && typeof amount.currency === 'string') notification.amount = { value: amount.value, currency: amount.currency }
-  to.logger.error({ paypal: { gateway: to.gatewayName, event: event.id, type: event.event_type, ...resourceIds } },
-    'PayPal webhook about a payment Paywire does not know: acknowledged, emitted as money.unmatched')
-  await to.events.emit('money.unmatched', notification)
 }

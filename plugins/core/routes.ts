@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet'
 import Fastify, { type FastifyError, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify'
 import {
-  Authorize, Cancel, Capture, GetHumanStatus, Notify, Payout, Refund, Sync, errorCodes, isErrorCode, runWithHttpRequest,
+  Authorize, Cancel, Capture, GetHumanStatus, LocateNotification, Notify, Payout, Refund, Sync, errorCodes, isErrorCode, runWithHttpRequest,
   type Generic, type Paywire, type RequestNotSupportedError, type Token, type TokenClaim
 } from './engine/index.ts'
 import { donePayload } from './done.ts'
@@ -173,7 +173,11 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
     })
   }
 
-  /** Gateway-wide notifications, for providers with one static webhook URL (PayPal). */
+  /**
+   * Gateway-wide notifications, for providers with one static webhook URL (PayPal, Stripe): the
+   * gateway verifies the delivery and says where its payment is, and the payment's Notify runs
+   * as its only writer (Paywire.receiveNotification()), like every token route.
+   */
   headNotAllowed('/notify/unsafe/:gateway', 'GET, POST')
   app.route({
     method: ['GET', 'POST'],
@@ -184,12 +188,11 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
       const { gateway } = request.params
       // The name comes from the caller: unknown names and gateways without notifications are 404s, not bugs.
       if (!paywire.hasGateway(gateway)) throw new errorCodes.PAYWIRE_ERR_UNKNOWN_GATEWAY(gateway, '')
-      const notify = new Notify(null)
       let result
       try {
-        result = await runGateway(request, gateway, notify)
+        result = await runWithHttpRequest(httpRequestData(request, publicUrl(request)), () => paywire.receiveNotification(gateway))
       } catch (error) {
-        if ((error as RequestNotSupportedError).request === notify) throw new errorCodes.PAYWIRE_ERR_NOTIFY_NOT_SUPPORTED(gateway)
+        if ((error as RequestNotSupportedError).request instanceof LocateNotification) throw new errorCodes.PAYWIRE_ERR_NOTIFY_NOT_SUPPORTED(gateway)
         throw error
       }
       return result === undefined ? finish(reply, null) : sendReply(reply, result)

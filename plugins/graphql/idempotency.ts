@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { IdempotencyStore } from './idempotency-stores.ts'
+import type { IdempotencyStore } from '../core/engine/index.ts'
 import { PAYWIRE_ERR_GRAPHQL_IDEMPOTENCY_KEY_IN_PROGRESS, PAYWIRE_ERR_GRAPHQL_IDEMPOTENCY_KEY_REUSED } from './codes.ts'
 
 export interface IdempotencySettings {

@@ -8,7 +8,7 @@ export { DEFAULT_IDEMPOTENCY, Idempotency, canonicalJson, fingerprint, type Idem
 export {
   DEFAULT_MAX_IDEMPOTENCY_ENTRIES, MemoryIdempotencyStore,
   type IdempotencyRecord, type IdempotencyStore, type MemoryIdempotencyStoreOptions
-} from './idempotency-stores.ts'
+} from '../core/engine/index.ts'
 export {
   CancelPaymentArgs, CreatePaymentInput, IdempotencyKey, MAX_DETAILS_BYTES, OrderNumber, PaymentArgs, PaymentFilter, PaymentId,
   PaymentOutcomeArgs, PaymentsArgs, RefundPaymentArgs, checkAfterUrl, type AfterUrlOrigins

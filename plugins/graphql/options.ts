@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { MercuriusOptions } from 'mercurius'
-import { errorCodes } from '../core/engine/index.ts'
+import { errorCodes, type IdempotencyStore } from '../core/engine/index.ts'
 import { asSentenceTail, refuseUnknownOptions } from '../core/engine/suggest.ts'
 import type { Authorize } from './context.ts'
 import type { IdempotencySettings } from './idempotency.ts'
-import type { IdempotencyStore } from './idempotency-stores.ts'
 import type { AfterUrlOrigins } from './inputs.ts'
 import type { GraphqlLimits } from './limits.ts'
 

@@ -1,5 +1,5 @@
 import {
-  ArrayObject, Authorize, Cancel, Capture, GetHumanStatus, Notify, Refund, Sync, findCurrency, formatMinorUnits, isMinorUnits,
+  ArrayObject, Authorize, Cancel, Capture, GetHumanStatus, LocateNotification, Notify, Refund, Sync, findCurrency, formatMinorUnits, isMinorUnits,
   type Gateway, type HumanStatusValue, type Payment, type PaymentAmounts, type Paywire
 } from '../core/engine/index.ts'
 import { publicDetails } from '../core/done.ts'
@@ -78,7 +78,7 @@ export function capabilities (gateway: Gateway): Record<Capability, boolean> {
     answer[name] = supports(gateway, probe(new ArrayObject({})))
   }
   // Providers with one static webhook URL take gateway-wide notifications, without a model.
-  answer.notify ||= supports(gateway, new Notify(null))
+  answer.notify ||= supports(gateway, new LocateNotification())
   return answer
 }
 

@@ -9,6 +9,7 @@ import {
   Identity, Payment, Token, UnitOfWork,
   type Storage, type StorageBackend, type TokenStorage
 } from '../../plugins/core/engine/index.ts'
+import { notificationContract } from './notification-contract.ts'
 import { outboxContract } from './outbox-contract.ts'
 
 export interface BackendUnderTest {
@@ -44,6 +45,7 @@ async function until (check: () => Promise<boolean>): Promise<void> {
 
 export function backendContract (t: Test, make: (t: any) => Promise<BackendUnderTest>): void {
   outboxContract(t, make)
+  notificationContract(t, make)
   t.test('contract: versions start at 1 and grow by one per write', async (t: any) => {
     const { payments } = await make(t)
     const payment = await stored(payments, 'first')

@@ -2,8 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import processWarning, { type WarningItem } from 'process-warning'
 
 /*
- * The deprecations of the 1.x gateway-factory style: it keeps working next to the 2.0 style,
- * warns, and is removed in the next major version of Paywire.
+ * The deprecations: the 1.x gateway-factory style (PAYWIREDEP001–011), which keeps working
+ * next to the 2.0 style, and names replaced since (PAYWIREDEP012…). Each warns and is removed
+ * in the next major version of Paywire.
  * Each code is stable API (docs/deprecations.md, MIGRATION.md): never renumber or reuse
  * one. A warning is emitted once per process; recordDeprecations() sees every use, which is
  * how the doctor and the registry attribute them to gateways.
@@ -75,10 +76,15 @@ export const PAYWIREDEP011 = define('PAYWIREDEP011',
   'declare services with autowire() or factory((container) => ...) in configureContainer() and read values with get(\'<factory>.<name>\').',
   'a closure the factory or the user put in a 1.x config is resolved')
 
+export const PAYWIREDEP012 = define('PAYWIREDEP012',
+  'NotifyNullAction of the PayPal gateways (paywire/gateways/paypal-rest, paywire/gateways/paypal-checkout)', 'LocateWebhookAction',
+  'list LocateWebhookAction instead: it verifies a webhook and says where its payment is, and the notify route (Paywire.receiveNotification()) runs the payment\'s Notify itself.',
+  'a NotifyNullAction is constructed')
+
 /** Every deprecation, in code order. */
 export const DEPRECATIONS: readonly Deprecation[] = [
   PAYWIREDEP001, PAYWIREDEP002, PAYWIREDEP003, PAYWIREDEP004, PAYWIREDEP005, PAYWIREDEP006,
-  PAYWIREDEP007, PAYWIREDEP008, PAYWIREDEP009, PAYWIREDEP010, PAYWIREDEP011
+  PAYWIREDEP007, PAYWIREDEP008, PAYWIREDEP009, PAYWIREDEP010, PAYWIREDEP011, PAYWIREDEP012
 ]
 
 export function findDeprecation (code: string): Deprecation | undefined {

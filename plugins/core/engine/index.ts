@@ -61,6 +61,8 @@ export { StorageExtension } from './kernel/extensions/storage-extension.ts'
 export { Reply, HttpResponse, HttpRedirect, HttpPostRedirect, type ReplyHeaders } from './requests/replies.ts'
 export { escapeHtml } from './html.ts'
 
+export { LocateNotification, type PaymentLookup, type ProviderNotification } from './requests/notification.ts'
+export { NotificationReceiver, UNMATCHED_MEMORY_MS, type NotificationReceiverParts } from './kernel/notification-receiver.ts'
 export { Generic, Capture, Authorize, Refund, Cancel, Notify, Sync, Payout, type RefundOptions } from './requests/generic.ts'
 export {
   BaseGetStatus, GetHumanStatus, GetBinaryStatus, HumanStatus, BinaryStatus, HUMAN_STATUSES,
@@ -117,6 +119,9 @@ export {
 } from './money.ts'
 export { MemoryStorageBackend, StorageBackend } from './commit/storage-backend.ts'
 export type { IdempotencyRecord, IdempotencyStore } from './storage/idempotency-store.ts'
+export {
+  DEFAULT_MAX_IDEMPOTENCY_ENTRIES, MemoryIdempotencyStore, type MemoryIdempotencyStoreOptions
+} from './storage/memory-idempotency-store.ts'
 
 export { DEPRECATIONS, findDeprecation, recordDeprecations, type Deprecation } from './deprecations.ts'
 export * from './legacy/index.ts'

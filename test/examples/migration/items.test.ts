@@ -5,7 +5,7 @@
  */
 import t from 'tap'
 import {
-  Capture, Gateway, HttpClient, LegacyConfig, PaywireBuilder, Refund, ServiceContainer, recordDeprecations,
+  Capture, Gateway, HttpClient, LegacyConfig, LocateNotification, PaywireBuilder, Refund, ServiceContainer, recordDeprecations,
   type HttpClientResponse, type HttpRequest
 } from '../../../plugins/core/engine/index.ts'
 import { shopBuilder } from '../../../examples/migration/shop.ts'
@@ -21,6 +21,7 @@ import { liveGatewayAfter, liveGatewayBefore } from '../../../examples/migration
 import {
   BackOfficeNotifierAfter, NotifyingAcmeGatewayFactoryAfter, NotifyingAcmeGatewayFactoryBefore, type BackOfficeNotifierBefore
 } from '../../../examples/migration/items/httplug.ts'
+import { OwnActionListAfter, OwnActionListBefore } from '../../../examples/migration/items/notify-null-action.ts'
 import { FakeAcme } from './fixtures/fake-acme.ts'
 
 function run<T> (fn: () => T): { result: T, codes: string[] } {
@@ -112,4 +113,17 @@ t.test('PAYWIREDEP011: a service built by a config closure, and by an autowire()
   t.same(after.codes, [])
   t.equal(before.result.sign('payload'), after.result.sign('payload'))
   t.not(before.result.sign('payload'), new WebhookSigner('another secret').sign('payload'))
+})
+
+t.test('PAYWIREDEP012: a PayPal factory listing NotifyNullAction, and its LocateWebhookAction twin, both take webhooks', async (t) => {
+  for (const [Factory, deprecated] of [[OwnActionListBefore, true], [OwnActionListAfter, false]] as const) {
+    const paywire = new PaywireBuilder()
+      .addGatewayFactory('paypal_rest', new Factory())
+      .addGateway('paypal', { factory: 'paypal_rest', client_id: '<CLIENT_ID>', client_secret: '<CLIENT_SECRET>' })
+      .getPaywire()
+    t.teardown(() => paywire.close())
+    const { result: gateway, codes } = run(() => paywire.getGateway('paypal'))
+    t.equal(codes.includes('PAYWIREDEP012'), deprecated, Factory.name)
+    t.ok(gateway.actions.some((action) => action.supports(new LocateNotification())), 'the notify route finds its webhook action')
+  }
 })

@@ -4,7 +4,7 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import {
   ArrayObject, Authorize, BaseGetStatus, Cancel, Capture, CoreGatewayFactory, Convert, GetHttpRequest, GatewayAwareAction,
-  Notify, Payment, Refund, Sync, paywire, type ActionEntry, type ContainerConfiguration, type HttpRequestData,
+  LocateNotification, Notify, Payment, Refund, Sync, paywire, type ActionEntry, type ContainerConfiguration, type HttpRequestData,
   type PaywirePluginOptions, type Reply, type Token
 } from '../../../plugins/core/index.ts'
 import { offlineGateway } from '../../../gateways/offline/index.ts'
@@ -30,7 +30,9 @@ export function newScript (): Script {
 class ScriptedAction extends GatewayAwareAction {
   readonly script: Script
   readonly kinds: Array<[string, abstract new (...args: any[]) => unknown]> = [
-    ['capture', Capture], ['authorize', Authorize], ['refund', Refund], ['cancel', Cancel], ['sync', Sync], ['notify', Notify]
+    ['capture', Capture], ['authorize', Authorize], ['refund', Refund], ['cancel', Cancel], ['sync', Sync], ['notify', Notify],
+    // The gateway-wide notify route's request: verified here (a scripted reply refuses it), about no payment.
+    ['notify', LocateNotification]
   ]
 
   constructor (script: Script) {
@@ -40,7 +42,7 @@ class ScriptedAction extends GatewayAwareAction {
 
   supports (request: unknown): boolean {
     return this.kinds.some(([, Kind]) => request instanceof Kind) &&
-      ((request as { model: unknown }).model instanceof ArrayObject || ((request instanceof Notify) && request.model === null))
+      ((request as { model: unknown }).model instanceof ArrayObject || request instanceof LocateNotification)
   }
 
   async execute (request: Capture): Promise<void> {

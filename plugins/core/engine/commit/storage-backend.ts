@@ -7,6 +7,7 @@ import { MemoryStorage } from '../storage/memory-storage.ts'
 import type { StorageOptions } from '../storage/abstract-storage.ts'
 import type { CommitSet } from './commit-set.ts'
 import type { IdempotencyStore } from '../storage/idempotency-store.ts'
+import { MemoryIdempotencyStore } from '../storage/memory-idempotency-store.ts'
 import type { ModelClass, Storage } from '../storage/storage.ts'
 
 /**
@@ -66,6 +67,7 @@ export abstract class StorageBackend {
 /** The embedded default: everything in process memory; commits are atomic (checked, then applied in one tick). */
 export class MemoryStorageBackend extends StorageBackend {
   readonly #tokenOptions: MemoryTokenStorageOptions
+  readonly #idempotency = new Map<string, MemoryIdempotencyStore>()
 
   constructor (tokenOptions: MemoryTokenStorageOptions = {}) {
     super()
@@ -78,6 +80,13 @@ export class MemoryStorageBackend extends StorageBackend {
 
   createStorage<T extends object> (Model: ModelClass<T>, options?: StorageOptions<T>): Storage<T> {
     return new MemoryStorage(Model, options)
+  }
+
+  /** One store per namespace, shared by every Paywire on this backend, as Redis and PostgreSQL share theirs. */
+  override createIdempotencyStore (namespace: string): MemoryIdempotencyStore {
+    let store = this.#idempotency.get(namespace)
+    if (store === undefined) this.#idempotency.set(namespace, store = new MemoryIdempotencyStore())
+    return store
   }
 
   override async commit (set: CommitSet, tokens: TokenStorage): Promise<void> {

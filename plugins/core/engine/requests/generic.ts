@@ -1,6 +1,7 @@
 import { ArrayObject, type Details } from '../model/array-object.ts'
 import { Identity } from '../model/identity.ts'
 import { Token } from '../model/token.ts'
+import type { ProviderNotification } from './notification.ts'
 
 export function isPlainRecord (value: unknown): value is Details {
   if (value === null || typeof value !== 'object') return false
@@ -41,7 +42,18 @@ export class Generic {
 export class Capture extends Generic {}
 export class Authorize extends Generic {}
 export class Cancel extends Generic {}
-export class Notify extends Generic {}
+/**
+ * A provider says something happened to the payment. `notification` is set when the
+ * gateway-wide notify route runs it: the provider's verified event (LocateNotification).
+ */
+export class Notify extends Generic {
+  readonly notification: ProviderNotification | undefined
+
+  constructor (model: unknown, notification?: ProviderNotification) {
+    super(model)
+    this.notification = notification
+  }
+}
 export class Sync extends Generic {}
 export class Payout extends Generic {}
 

@@ -6,6 +6,7 @@ import { PaywireEvents, eventDeliveryOptions, type EventDeliveryOptions } from '
 import { describeWrites } from '../events/payment-events.ts'
 import { PaymentStateReader } from '../requests/payment-state.ts'
 import { DEFAULT_CLAIM_TTL_MS, ExclusiveExecutor } from '../kernel/exclusive-executor.ts'
+import { NotificationReceiver } from '../kernel/notification-receiver.ts'
 import { StorageExtension } from '../kernel/extensions/storage-extension.ts'
 import { Gateway } from '../kernel/gateway.ts'
 import { GatewayRegistry, mergeGatewayOptions, mergeOptions, type GatewayFactory, type GatewayOptions } from './gateway-registry.ts'
@@ -22,6 +23,8 @@ import { HttpRequestVerifier } from '../security/http-request-verifier.ts'
 import { TokenFactory, type BaseUrl } from '../security/token-factory.ts'
 import { TokenStorage } from '../security/token-storage.ts'
 import { MemoryStorageBackend, StorageBackend } from '../commit/storage-backend.ts'
+import type { IdempotencyStore } from '../storage/idempotency-store.ts'
+import { MemoryIdempotencyStore } from '../storage/memory-idempotency-store.ts'
 import type { ModelClass, Storage } from '../storage/storage.ts'
 import { StorageRegistry } from '../storage/storage-registry.ts'
 
@@ -187,6 +190,14 @@ export class PaywireBuilder {
         committed: () => { events.wake() }
       }
     })
+    let reported: IdempotencyStore | undefined
+    const notifications = new NotificationReceiver({
+      storages: this.#storages,
+      executor,
+      events,
+      logger,
+      reported: () => (reported ??= this.#backend.createIdempotencyStore?.('paywire.unmatched') ?? new MemoryIdempotencyStore())
+    })
     container.set(Logger, logger)
     container.set(ExclusiveExecutor, executor)
     container.set(PaywireEvents, events)
@@ -211,6 +222,7 @@ export class PaywireBuilder {
       tokenFactory,
       httpRequestVerifier,
       executor,
+      notifications,
       events,
       shopOrigins,
       close: async () => { await defaultHttpClient?.close() }

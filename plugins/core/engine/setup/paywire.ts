@@ -2,6 +2,8 @@ import { inspect, type InspectOptions } from 'node:util'
 import type { ServiceContainer } from '../di/service-container.ts'
 import type { AnyPaywireEvent, PaywireEventMap, PaywireEventType, PaywireEvents } from '../events/paywire-events.ts'
 import type { ExclusiveExecutor, ExclusiveOptions, ExclusiveResult, ExclusiveTarget } from '../kernel/exclusive-executor.ts'
+import type { NotificationReceiver } from '../kernel/notification-receiver.ts'
+import type { Reply } from '../requests/replies.ts'
 import type { Identity } from '../model/identity.ts'
 import { PAYWIRE_ERR_UNKNOWN_GATEWAY } from '../errors.ts'
 import { redactValue } from '../observability/redact.ts'
@@ -26,6 +28,7 @@ export interface PaywireParts {
   tokenFactory: GenericTokenFactory
   httpRequestVerifier: HttpRequestVerifier
   executor: ExclusiveExecutor
+  notifications: NotificationReceiver
   events: PaywireEvents
   /** The origins the shop is reached at; never derived from a request. */
   shopOrigins?: () => readonly string[]
@@ -151,6 +154,17 @@ export class Paywire {
   async executeExclusive<R> (gateway: string | Gateway, target: ExclusiveTarget, createRequest: (target: Token | Identity) => R,
     options?: ExclusiveOptions): Promise<ExclusiveResult<R>> {
     return await this.#parts.executor.execute(typeof gateway === 'string' ? this.getGateway(gateway) : gateway, target, createRequest, options)
+  }
+
+  /**
+   * Takes a provider's notification (a webhook) that reached the gateway's notify URL, read
+   * from the HTTP request being served (runWithHttpRequest): the gateway verifies it and
+   * locates its payment, whose Notify then runs as its only writer; money no payment owns is
+   * reported once as `money.unmatched`. Resolves to the gateway's reply (a refusal), or
+   * undefined when the notification was taken. The notify route (`/notify/unsafe/:gateway`) calls it.
+   */
+  async receiveNotification (gatewayName: string): Promise<Reply | undefined> {
+    return await this.#parts.notifications.receive(this.getGateway(gatewayName), gatewayName)
   }
 
   getExclusiveExecutor (): ExclusiveExecutor {

@@ -22,7 +22,7 @@ async function setup (t: Teardown): Promise<EngineSetup & { webhookId: string }>
 async function notify (paywire: Paywire, body: string, headers: Record<string, string>): Promise<unknown> {
   return await runWithHttpRequest({
     method: 'POST', uri: `/payment/notify/unsafe/${GATEWAY}`, query: {}, request: {}, content: body, headers, clientIp: '127.0.0.1', userAgent: 'PayPal'
-  }, () => paywire.getGateway(GATEWAY).execute(new Notify(null), { catchReply: true }))
+  }, () => paywire.receiveNotification(GATEWAY))
 }
 
 async function held (engine: EngineSetup, eventType: string): Promise<{ body: string, headers: Record<string, string>, eventId: string }> {
@@ -71,10 +71,11 @@ t.test('money with no home: an event for a payment the shop does not know is log
     const body = JSON.stringify(event)
     t.equal(await notify(engine.paywire, body, { ...await engine.paypal.simulator.webhooks.sign(body, { webhookId: engine.webhookId }) }), undefined, 'acknowledged')
   }
-  t.match(engine.logger.lines.filter((line) => /^PayPal webhook about/.test(line.message ?? '')), [
-    { level: 'error', message: /does not know/, fields: { paypal: { gateway: GATEWAY, event: 'WH-A', type: 'PAYMENT.SALE.COMPLETED', payment: 'PAYID-NOPE0000000000000000000', sale: 'SALE1' } } },
-    { level: 'info', message: /about no payment/, fields: { paypal: { event: 'WH-B' } } },
-    { level: 'error', fields: { paypal: { event: 'WH-C', refund: 'REF1', sale: 'SALE2', payment: 'PAYID-NOPE1111111111111111111' } } }
+  t.match(engine.logger.lines.filter((line) => /PayPal notif/.test(line.message ?? '')), [
+    { level: 'error', message: /does not know/, fields: { paywire: { gateway: GATEWAY, provider: 'PayPal', event: 'WH-A', type: 'PAYMENT.SALE.COMPLETED', payment: 'PAYID-NOPE0000000000000000000', sale: 'SALE1' } } },
+    { level: 'info', message: /about no payment/, fields: { paywire: { event: 'WH-B' } } },
+    { level: 'error', fields: { paywire: { event: 'WH-C', refund: 'REF1', sale: 'SALE2', payment: 'PAYID-NOPE1111111111111111111' } } },
+    { level: 'error', fields: { paywire: { event: 'WH-D' } } }
   ])
   t.notMatch(engine.logger.text(), 'buyer@example.com', 'no payer data in the logs')
   await engine.paywire.events.drain()

@@ -1,7 +1,5 @@
-import { errorCodes, type IdempotencyRecord, type IdempotencyStore } from '../core/engine/index.ts'
-
-// The interfaces live in the engine, so storage backends implement them without this plugin.
-export type { IdempotencyRecord, IdempotencyStore }
+import { PAYWIRE_ERR_INVALID_OPTION } from '../errors.ts'
+import type { IdempotencyRecord, IdempotencyStore } from './idempotency-store.ts'
 
 interface Entry {
   json: string
@@ -31,7 +29,7 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
     this.#now = options.now ?? Date.now
     this.#maxEntries = options.maxEntries ?? DEFAULT_MAX_IDEMPOTENCY_ENTRIES
     if (!Number.isInteger(this.#maxEntries) || this.#maxEntries < 1) {
-      throw new errorCodes.PAYWIRE_ERR_INVALID_OPTION('maxEntries', 'must be a whole number above 0')
+      throw new PAYWIRE_ERR_INVALID_OPTION('maxEntries', 'must be a whole number above 0')
     }
   }
 

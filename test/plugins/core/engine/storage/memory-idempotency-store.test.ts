@@ -1,6 +1,6 @@
 import t from 'tap'
-import { MemoryIdempotencyStore } from '../../../plugins/graphql/index.ts'
-import { idempotencyStoreContract as contract } from '../../helpers/idempotency-contract.ts'
+import { MemoryIdempotencyStore } from '../../../../../plugins/graphql/index.ts'
+import { idempotencyStoreContract as contract } from '../../../../helpers/idempotency-contract.ts'
 
 t.test('memory store', async (t) => {
   await contract(t, new MemoryIdempotencyStore())
