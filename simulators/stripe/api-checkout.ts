@@ -21,13 +21,13 @@ function lineItems (params: FormObject): { items: SessionItem[], currency: strin
   const items = raw.map((value, index) => {
     const prefix = `line_items[${index}]`
     if (typeof value === 'string' || Array.isArray(value)) throw invalidParam(prefix, `Invalid object: ${prefix} must be an object`)
-    allowOnly(value, ['price', 'price_data', 'quantity'], `${prefix}[`)
+    allowOnly(value, ['price', 'price_data', 'quantity'], prefix)
     // Prices are not modelled: a price id names nothing here (https://docs.stripe.com/api/checkout/sessions/create#create_checkout_session-line_items-price).
     const price = str(value, 'price', `${prefix}[price]`)
     if (price !== undefined) throw invalidRequest(`No such price: '${price}'`, 'resource_missing', `${prefix}[price]`, 404)
     const data = obj(value, 'price_data', `${prefix}[price_data]`)
     if (data === undefined) throw missingParam(`${prefix}[price_data]`)
-    allowOnly(data, ['currency', 'product_data', 'unit_amount', 'tax_behavior'], `${prefix}[price_data][`)
+    allowOnly(data, ['currency', 'product_data', 'unit_amount', 'tax_behavior'], `${prefix}[price_data]`)
     const itemCurrency = currency(data, 'currency', `${prefix}[price_data][currency]`)
     if (itemCurrency === undefined) throw missingParam(`${prefix}[price_data][currency]`)
     if (code !== undefined && code !== itemCurrency) throw invalidParam(`${prefix}[price_data][currency]`, 'All line items must use the same currency.')
@@ -63,7 +63,7 @@ export function registerCheckoutRoutes (app: FastifyInstance, runtime: Runtime):
       throw invalidParam('expires_at', 'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.')
     }
     const intentData = obj(params, 'payment_intent_data') ?? {}
-    allowOnly(intentData, ['capture_method', 'description', 'metadata'], 'payment_intent_data[')
+    allowOnly(intentData, ['capture_method', 'description', 'metadata'], 'payment_intent_data')
     const record = checkout.create({
       items,
       currency: code,

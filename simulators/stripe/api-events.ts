@@ -22,7 +22,7 @@ function createdFilter (params: FormObject): (created: number) => boolean {
     return (created) => created === exact
   }
   const range = obj(params, 'created') as FormObject
-  allowOnly(range, ['gt', 'gte', 'lt', 'lte'], 'created[')
+  allowOnly(range, ['gt', 'gte', 'lt', 'lte'], 'created')
   const bound = (name: string): number | undefined => int(range, name, `created[${name}]`)
   const [gt, gte, lt, lte] = [bound('gt'), bound('gte'), bound('lt'), bound('lte')]
   return (created) => (gt === undefined || created > gt) && (gte === undefined || created >= gte) &&

@@ -163,6 +163,7 @@ export function createCheckout (store: Store, events: EventLog, payments: Paymen
     },
     pay (record, paymentMethod, email) {
       const { session } = record
+      if (session.status !== 'open') throw new Error(`Checkout Session ${session.id} is ${session.status as string}, not open`)
       let intentRecord = session.payment_intent === null ? undefined : store.intents.get(session.payment_intent as string)
       if (intentRecord === undefined) {
         intentRecord = payments.create({

@@ -1,3 +1,4 @@
+import { StripeApiError } from './errors.ts'
 import type { Faults } from './faults.ts'
 import type { Runtime } from './runtime.ts'
 import type { EndpointInfo, StripeSimulatorControl } from './types.ts'
@@ -29,8 +30,9 @@ export function createControl (runtime: Runtime, faults: Faults, baseUrl: () => 
         const record = payments.get(id)
         try {
           payments.authenticate(record, pass, { id: null, idempotency_key: null })
-        } catch {
-          // A decline after authentication: the PaymentIntent tells.
+        } catch (error) {
+          // A decline after authentication answers 402; the PaymentIntent tells.
+          if (!(error instanceof StripeApiError) || error.statusCode !== 402) throw error
         }
         return copy(record.intent)
       }

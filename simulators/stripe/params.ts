@@ -8,9 +8,10 @@ import type { FormObject, FormValue } from './form.ts'
  * `invalid_request_error` naming the param.
  */
 
-export function allowOnly (params: FormObject, allowed: readonly string[], prefix = ''): void {
+/** Refuses any parameter not in `allowed`; nested ones are named `parent[key]`. */
+export function allowOnly (params: FormObject, allowed: readonly string[], parent?: string): void {
   for (const key of Object.keys(params)) {
-    if (!allowed.includes(key)) throw unknownParam(`${prefix}${key}`)
+    if (!allowed.includes(key)) throw unknownParam(parent === undefined ? key : `${parent}[${key}]`)
   }
 }
 
