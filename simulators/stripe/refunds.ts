@@ -68,8 +68,10 @@ export function createRefunds (store: Store, events: EventLog): RefundsEngine {
       store.counters.refunds++
       events.emit('refund.created', refund, origin)
       events.emit('charge.refunded', charge, origin)
+      // The answer shows the refund as created; its failure follows in events.
+      const answer = structuredClone(refund)
       if (outcome === 'failed') settle(refund, 'failed', 'expired_or_canceled_card', AUTOMATIC)
-      return refund
+      return answer
     },
     nextOutcome (outcome, count = 1) {
       for (let i = 0; i < count; i++) outcomes.push(outcome)
