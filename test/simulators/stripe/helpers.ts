@@ -35,7 +35,7 @@ export interface Received {
 export interface Receiver {
   url: string
   received: Received[]
-  /** Statuses for the next answers, in order; 200 once they run out. */
+  /** Statuses for the next answers, in order (0 drops the connection); 200 once they run out. */
   answers: number[]
 }
 
@@ -48,8 +48,13 @@ export async function startReceiver (t: Teardown, answers: number[] = []): Promi
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
       received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') })
-      response.statusCode = receiver.answers.shift() ?? 200
-      response.end('ok')
+      const status = receiver.answers.shift() ?? 200
+      // 0: the connection drops without an answer.
+      if (status === 0) request.socket.destroy()
+      else {
+        response.statusCode = status
+        response.end('ok')
+      }
     })
   })
   server.listen(0, '127.0.0.1')
