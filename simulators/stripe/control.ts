@@ -17,7 +17,7 @@ export function createControl (runtime: Runtime, faults: Faults, baseUrl: () => 
     counters: () => ({ ...store.counters }),
     calls: faults.calls,
     events: () => copy(events.all()),
-    faults: { inject: faults.inject, clear: faults.clear, remaining: faults.remaining, hanging: faults.hanging },
+    faults: { inject: faults.inject, clear: faults.clear, remaining: faults.remaining, hanging: faults.hanging, untilHanging: faults.untilHanging, untilNoneHanging: faults.untilNoneHanging },
     payments: {
       intent: (id) => copy(store.intents.get(id)?.intent),
       processNext: payments.processNext,

@@ -10,7 +10,7 @@ import type { Runtime } from './runtime.ts'
  * requests (default 1):
  *   error      answer 500 (or 502, 503, 504) `api_error` before any work
  *   rate_limit answer 429 `rate_limit` before any work
- *   hang       never answer, do no work: the client times out (the socket closes with the simulator)
+ *   hang       never answer, do no work, hold the idempotency key: the client times out
  *   lose       do the work (and keep its idempotent answer), then cut the connection unanswered
  */
 
@@ -27,6 +27,12 @@ export interface Faults {
   calls: () => Record<string, number>
   /** How many requests hang now. */
   hanging: () => number
+  /** Resolves once a request hangs. */
+  untilHanging: () => Promise<void>
+  /** Resolves once no request hangs (their clients gave up, or the simulator closed). */
+  untilNoneHanging: () => Promise<void>
+  /** Registers the hang rules' hook: after the idempotency layer's. */
+  installHangs: () => void
 }
 
 interface Armed { rule: FaultRule, left: number }
@@ -44,14 +50,16 @@ export function installFaults (app: FastifyInstance, runtime: Runtime, initial: 
   let armed: Armed[] = []
   const counts: Record<string, number> = {}
   const hung = new Set<FastifyRequest>()
+  const hangWaiters: Array<() => void> = []
+  const endWaiters: Array<() => void> = []
 
   const inject = (rule: FaultRule): void => {
     armed.push({ rule, left: rule.times ?? 1 })
   }
   for (const rule of initial) inject(rule)
 
-  function take (request: FastifyRequest): FaultRule | undefined {
-    const found = armed.find((item) => matches(item.rule, request))
+  function take (request: FastifyRequest, hang: boolean): FaultRule | undefined {
+    const found = armed.find((item) => (item.rule.kind === 'hang') === hang && matches(item.rule, request))
     if (found === undefined) return undefined
     found.left--
     armed = armed.filter((item) => item.left > 0)
@@ -63,31 +71,49 @@ export function installFaults (app: FastifyInstance, runtime: Runtime, initial: 
     counts[key] = (counts[key] ?? 0) + 1
   })
 
-  app.addHook('preHandler', async (request, reply) => {
-    const rule = take(request)
+  app.addHook('preHandler', async (request) => {
+    const rule = take(request, false)
     if (rule === undefined) return
     if (rule.kind === 'error') throw apiError(rule.status)
     if (rule.kind === 'rate_limit') throw rateLimited()
-    if (rule.kind === 'lose') {
-      runtime.context(request).lose = true
-      return
-    }
-    hung.add(request)
-    await new Promise<void>((resolve) => {
-      runtime.closing.addEventListener('abort', () => resolve(), { once: true })
-      request.raw.socket.once('close', () => resolve())
-    })
-    hung.delete(request)
-    reply.hijack()
-    request.raw.socket.destroy()
+    runtime.context(request).lose = true
   })
+
+  /*
+   * After the idempotency layer: a hanging request holds its key, as a request Stripe is still
+   * executing does (a retry with the key gets 409), and frees it when the client gives up.
+   */
+  function installHangs (): void {
+    app.addHook('preHandler', async (request) => {
+      if (take(request, true) === undefined) return
+      hung.add(request)
+      for (const resolve of hangWaiters.splice(0)) resolve()
+      await new Promise<void>((resolve) => {
+        runtime.closing.addEventListener('abort', () => resolve(), { once: true })
+        request.raw.socket.once('close', () => resolve())
+      })
+      hung.delete(request)
+      if (hung.size === 0) for (const resolve of endWaiters.splice(0)) resolve()
+      runtime.context(request).saved = false
+      throw apiError()
+    })
+  }
 
   return {
     inject,
     clear () { armed = [] },
     remaining: () => armed.reduce((sum, item) => sum + item.left, 0),
     calls: () => ({ ...counts }),
-    hanging: () => hung.size
+    hanging: () => hung.size,
+    untilHanging: async () => {
+      if (hung.size > 0) return
+      await new Promise<void>((resolve) => { hangWaiters.push(resolve) })
+    },
+    untilNoneHanging: async () => {
+      if (hung.size === 0) return
+      await new Promise<void>((resolve) => { endWaiters.push(resolve) })
+    },
+    installHangs
   }
 }
 

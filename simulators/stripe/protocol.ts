@@ -62,7 +62,8 @@ export function installProtocol (app: FastifyInstance, runtime: Runtime): void {
       request.log.error({ err: error }, 'Stripe simulator failure')
       answer = apiError()
     }
-    runtime.context(request).saved = answer.saved
+    const context = runtime.context(request)
+    context.saved = context.saved && answer.saved
     return await reply.code(answer.statusCode).type('application/json').send(answer.body)
   })
 

@@ -46,7 +46,7 @@ export interface StripeSimulatorControl {
   /** Requests received per route (`POST /v1/payment_intents/:id/confirm`). */
   calls: () => Record<string, number>
   events: () => Stripe.Event[]
-  faults: { inject: (rule: FaultRule) => void, clear: () => void, remaining: () => number, hanging: () => number }
+  faults: { inject: (rule: FaultRule) => void, clear: () => void, remaining: () => number, hanging: () => number, untilHanging: () => Promise<void>, untilNoneHanging: () => Promise<void> }
   payments: {
     intent: (id: string) => Stripe.PaymentIntent | undefined
     /** The next `count` successful confirmations stay `processing`. */

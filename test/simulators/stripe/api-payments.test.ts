@@ -60,7 +60,7 @@ t.test('PaymentIntents and Charges through the official SDK', async (t) => {
       ['pm_card_chargeDeclinedProcessingError', 'processing_error', 'processing_error']
     ]
     for (const [pm, code, declineCode] of cases) {
-      const error = await stripe.paymentIntents.confirm(intent.id, { payment_method: pm }).catch((caught: Stripe.errors.StripeCardError) => caught)
+      const error = await stripe.paymentIntents.confirm(intent.id, { payment_method: pm }).then(() => { throw new Error('not declined') }, (caught: Stripe.errors.StripeCardError) => caught)
       t.equal(error.type, 'StripeCardError', pm)
       t.equal(error.statusCode, 402)
       t.equal(error.code, code)

@@ -28,8 +28,8 @@ t.test('every delivery verifies with its endpoint secret, and only with it', asy
       t.equal(event.livemode, false)
       t.match(delivery.headers['user-agent'], /^Stripe\/1\.0/)
       t.match(delivery.headers['content-type'], /^application\/json/)
-      t.throws(() => sdk.webhooks.constructEvent(delivery.body, delivery.headers['stripe-signature'] as string, other as string), { type: 'StripeSignatureVerificationError' })
-      t.throws(() => sdk.webhooks.constructEvent(delivery.body.replace('"livemode": false', '"livemode": true'), delivery.headers['stripe-signature'] as string, secret as string), { type: 'StripeSignatureVerificationError' }, 'a tampered body is refused')
+      t.throws(() => sdk.webhooks.constructEvent(delivery.body, delivery.headers['stripe-signature'] as string, other as string), /No signatures found matching the expected signature/)
+      t.throws(() => sdk.webhooks.constructEvent(delivery.body.replace('"livemode": false', '"livemode": true'), delivery.headers['stripe-signature'] as string, secret as string), /No signatures found matching the expected signature/, 'a tampered body is refused')
     }
   }
   const succeeded = JSON.parse(first.received[2]?.body as string) as Stripe.Event
@@ -59,7 +59,7 @@ t.test('retries on the simulated clock until a 2xx, or until they run out', asyn
   // A frozen clock: only advance() moves it, so "just before the retry is due" is exact.
   const { app, stripe } = await startSimulator(t, { now: () => 1_750_000_000_000, webhookDelivery: { retryDelaysMs: [5 * MINUTE, 60 * MINUTE] } })
   const endpoint = app.simulator.webhooks.subscribe({ url: receiver.url, enabledEvents: ['payment_intent.created'] })
-  const intent = await stripe.paymentIntents.create({ amount: 100, currency: 'eur' })
+  await stripe.paymentIntents.create({ amount: 100, currency: 'eur' })
   await app.simulator.webhooks.waitForIdle()
   const [delivery] = app.simulator.webhooks.deliveries({ endpointId: endpoint.id })
   t.match(delivery, { status: 'scheduled', attempts: [{ statusCode: 500 }] })
@@ -90,21 +90,20 @@ t.test('retries on the simulated clock until a 2xx, or until they run out', asyn
   t.match(failed, { status: 'failed' })
   t.equal(failed?.attempts.length, 3, 'the first attempt and two retries')
   t.equal(app.simulator.counters().webhookAttempts, 6)
-  void intent
 })
 
 t.test('drop, duplicate, delay and reorder deliveries', async (t) => {
   const receiver = await startReceiver(t)
   const { app, stripe } = await startSimulator(t)
   app.simulator.webhooks.subscribe({ url: receiver.url, enabledEvents: ['payment_intent.created'] })
-  const received = (): string[] => receiver.received.map((item) => (JSON.parse(item.body) as Stripe.Event).data.object.id as string)
+  const received = (): string[] => receiver.received.map((item) => (JSON.parse(item.body) as { data: { object: { id: string } } }).data.object.id)
 
   app.simulator.webhooks.dropNext()
   const dropped = await stripe.paymentIntents.create({ amount: 100, currency: 'eur' })
   await app.simulator.webhooks.waitForIdle()
   t.same(received(), [])
   t.equal(app.simulator.webhooks.deliveries().at(-1)?.status, 'dropped')
-  t.equal((await stripe.events.list({ delivery_success: false })).data[0]?.data.object.id, dropped.id, 'a lost delivery leaves the event undelivered')
+  t.equal(((await stripe.events.list({ delivery_success: false })).data[0]?.data.object as { id: string } | undefined)?.id, dropped.id, 'a lost delivery leaves the event undelivered')
 
   app.simulator.webhooks.duplicateNext()
   const twice = await stripe.paymentIntents.create({ amount: 100, currency: 'eur' })
