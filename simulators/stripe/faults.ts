@@ -32,7 +32,7 @@ export interface Faults {
   /** Resolves once no request hangs (their clients gave up, or the simulator closed). */
   untilNoneHanging: () => Promise<void>
   /** Registers the hang rules' hook: after the idempotency layer's. */
-  installHangs: () => void
+  installHangs: (release: (request: FastifyRequest) => void) => void
 }
 
 interface Armed { rule: FaultRule, left: number }
@@ -83,7 +83,7 @@ export function installFaults (app: FastifyInstance, runtime: Runtime, initial: 
    * After the idempotency layer: a hanging request holds its key, as a request Stripe is still
    * executing does (a retry with the key gets 409), and frees it when the client gives up.
    */
-  function installHangs (): void {
+  function installHangs (release: (request: FastifyRequest) => void): void {
     app.addHook('preHandler', async (request) => {
       if (take(request, true) === undefined) return
       hung.add(request)
@@ -92,9 +92,9 @@ export function installFaults (app: FastifyInstance, runtime: Runtime, initial: 
         runtime.closing.addEventListener('abort', () => resolve(), { once: true })
         request.raw.socket.once('close', () => resolve())
       })
+      release(request)
       hung.delete(request)
       if (hung.size === 0) for (const resolve of endWaiters.splice(0)) resolve()
-      runtime.context(request).saved = false
       throw apiError()
     })
   }

@@ -15,6 +15,7 @@ export class FormSyntaxError extends Error {
   readonly key: string
   constructor (key: string) {
     super(`Invalid form parameter: ${key}`)
+    this.name = 'FormSyntaxError'
     this.key = key
   }
 }

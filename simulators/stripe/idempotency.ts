@@ -23,8 +23,8 @@ interface Saved {
 }
 
 export interface Idempotency {
-  /** How many keys are remembered now. */
-  size: () => number
+  /** Frees the key a request reserved, keeping no answer (a request that ends unanswered). */
+  release: (request: FastifyRequest) => void
 }
 
 export function installIdempotency (app: FastifyInstance, runtime: Runtime): Idempotency {
@@ -84,5 +84,11 @@ export function installIdempotency (app: FastifyInstance, runtime: Runtime): Ide
     return payload
   })
 
-  return { size: () => saved.size }
+  return {
+    release (request) {
+      const context = runtime.context(request)
+      if (context.idempotencyKey !== undefined) saved.delete(context.idempotencyKey)
+      context.idempotencyKey = undefined
+    }
+  }
 }

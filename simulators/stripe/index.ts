@@ -93,8 +93,7 @@ export function buildStripeSimulator (options: StripeSimulatorOptions = {}): Str
   installProtocol(app, runtime)
   // Order matters: faults answer before an idempotency key is reserved; a lost answer is kept for its key first.
   const faults = installFaults(app, runtime, options.faults ?? [])
-  installIdempotency(app, runtime)
-  faults.installHangs()
+  faults.installHangs(installIdempotency(app, runtime).release)
   installLostAnswers(app, runtime)
   registerPaymentRoutes(app, runtime)
   registerCheckoutRoutes(app, runtime)

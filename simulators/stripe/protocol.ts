@@ -25,7 +25,7 @@ function apiKey (header: string | undefined): string | undefined {
 
 /** `sk_test_…abcd` shown as Stripe does in "Invalid API Key provided": the end only. */
 function redact (key: string): string {
-  return key.length <= 8 ? key.replace(/./g, '*') : `${key.slice(0, 8)}${'*'.repeat(Math.max(0, key.length - 12))}${key.slice(-4)}`
+  return key.length > 12 ? `${key.slice(0, 8)}****${key.slice(-4)}` : '*'.repeat(key.length)
 }
 
 export function installProtocol (app: FastifyInstance, runtime: Runtime): void {
@@ -62,8 +62,7 @@ export function installProtocol (app: FastifyInstance, runtime: Runtime): void {
       request.log.error({ err: error }, 'Stripe simulator failure')
       answer = apiError()
     }
-    const context = runtime.context(request)
-    context.saved = context.saved && answer.saved
+    runtime.context(request).saved = answer.saved
     return await reply.code(answer.statusCode).type('application/json').send(answer.body)
   })
 
