@@ -61,6 +61,22 @@ t.test('Checkout Sessions', async (t) => {
     t.same(list.data.map((item) => item.id), [early.id, byDefault.id], 'newest first')
   })
 
+  t.test('a payment still processing completes the session unpaid; its settlement follows as async_payment events', async (t) => {
+    const types = (id: string): string[] => app.simulator.events().filter((event) => (event.data.object as { id: string }).id === id).map((event) => event.type)
+    app.simulator.payments.processNext(2)
+    const clearing = await stripe.checkout.sessions.create({ mode: 'payment', line_items: oneItem() })
+    t.equal(app.simulator.checkout.pay(clearing.id), 'paid')
+    t.match(await stripe.checkout.sessions.retrieve(clearing.id), { status: 'complete', payment_status: 'unpaid' })
+    app.simulator.payments.settle((await stripe.checkout.sessions.retrieve(clearing.id)).payment_intent as string, 'succeeded')
+    t.equal((await stripe.checkout.sessions.retrieve(clearing.id)).payment_status, 'paid')
+    t.same(types(clearing.id), ['checkout.session.completed', 'checkout.session.async_payment_succeeded'])
+    const bouncing = await stripe.checkout.sessions.create({ mode: 'payment', line_items: oneItem() })
+    app.simulator.checkout.pay(bouncing.id)
+    app.simulator.payments.settle((await stripe.checkout.sessions.retrieve(bouncing.id)).payment_intent as string, 'failed')
+    t.equal((await stripe.checkout.sessions.retrieve(bouncing.id)).payment_status, 'unpaid')
+    t.same(types(bouncing.id), ['checkout.session.completed', 'checkout.session.async_payment_failed'])
+  })
+
   t.test('refused parameters', async (t) => {
     const refuse = async (params: Record<string, unknown>): Promise<Stripe.errors.StripeError> =>
       await stripe.checkout.sessions.create(params as Stripe.Checkout.SessionCreateParams).then(() => { throw new Error('not refused') }, (error: Stripe.errors.StripeError) => error)
