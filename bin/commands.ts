@@ -23,7 +23,8 @@ export interface Command {
 export const COMMANDS: Readonly<Record<string, Command>> = {
   doctor: { summary: 'build every gateway of a Paywire setup; list deprecations and errors', run: async (args, io) => (await import('./doctor.ts')).doctor(args, io) },
   migrate: { summary: 'apply Paywire\'s PostgreSQL migrations to the database on DATABASE_URL', run: async (args, io) => (await import('./migrate.ts')).migrate(args, io) },
-  'paypal-simulator': { summary: 'serve the PayPal REST (Payments v1) simulator on 127.0.0.1', run: async (args, io) => (await import('./paypal-simulator.ts')).paypalSimulator(args, io) }
+  'paypal-simulator': { summary: 'serve the PayPal REST (Payments v1) simulator on 127.0.0.1', run: async (args, io) => (await import('./paypal-simulator.ts')).paypalSimulator(args, io) },
+  'stripe-simulator': { summary: 'serve the Stripe simulator (PaymentIntents, Checkout, webhooks) on 127.0.0.1', run: async (args, io) => (await import('./stripe-simulator.ts')).stripeSimulator(args, io) }
 }
 
 export const EXIT_USAGE = 2
