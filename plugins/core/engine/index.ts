@@ -18,10 +18,10 @@ export {
   type AnyPaywireEvent, type EventDeliveryOptions, type PaywireEventMap, type PaywireEventType, type UnmatchedMoneyEvent, type UnmatchedNotification
 } from './events/paywire-events.ts'
 export {
-  classify, describeWrites, outboxRecord, partitionOf,
+  classify, describeWrites, eventsOf, outboxRecord, partitionOf,
   type OutboxRecord, type PaymentEvent, type PaymentEventType, type ReaderLookup
 } from './events/payment-events.ts'
-export { PaymentStateReader, type PaymentState } from './requests/payment-state.ts'
+export { PaymentStateReader, type PaymentDispute, type PaymentState } from './requests/payment-state.ts'
 export { DEAD_EVENTS_KEPT, type Outbox, type OutboxEntry, type OutboxLease, type Settlement } from './events/outbox.ts'
 export { MemoryOutbox } from './events/memory-outbox.ts'
 

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import type { HumanStatusValue, PaymentAmounts } from '../requests/get-status.ts'
-import type { PaymentState, PaymentStateReader } from '../requests/payment-state.ts'
+import type { PaymentDispute, PaymentState, PaymentStateReader } from '../requests/payment-state.ts'
 import { affinityTag } from '../random.ts'
 import type { StagedWrite } from '../storage/abstract-storage.ts'
 
 export type PaymentEventType =
   'payment.pending' | 'payment.authorized' | 'payment.captured' | 'payment.refunded' | 'payment.reversed' |
   'payment.canceled' | 'payment.failed' | 'payment.expired' | 'payment.suspended' | 'payment.payedout' |
-  'payment.status_changed'
+  'payment.disputed' | 'payment.dispute_resolved' | 'payment.status_changed'
 
 /** A committed change of a payment: its status moved, or money moved (a refund, a reversal). */
 export interface PaymentEvent {
@@ -23,6 +23,8 @@ export interface PaymentEvent {
   /** Minor units; total and currency as the payment states them, when it does. */
   amounts: { total?: number, currency?: string, captured: number, refunded: number, reversed: number }
   providerIds: Record<string, string>
+  /** The dispute a payment.disputed or payment.dispute_resolved event is about. */
+  dispute?: PaymentDispute
 }
 
 /** Statuses whose arrival is an event of its own name; the others are payment.status_changed. */
@@ -30,18 +32,43 @@ const NAMED: ReadonlySet<HumanStatusValue> = new Set(['pending', 'authorized', '
 
 const NONE: PaymentAmounts = { captured: 0, refunded: 0, reversed: 0 }
 
+/** Disputes that opened (new, or open again) and that closed (open before, won or lost now) between two readings. */
+function disputeChanges (before: PaymentState, after: PaymentState): { opened: PaymentDispute[], closed: PaymentDispute[] } {
+  const was = new Map((before.disputes ?? []).map((dispute) => [dispute.id, dispute.state]))
+  const opened: PaymentDispute[] = []
+  const closed: PaymentDispute[] = []
+  for (const dispute of after.disputes ?? []) {
+    const previous = was.get(dispute.id)
+    if (dispute.state === 'open' && previous !== 'open') opened.push(dispute)
+    else if (dispute.state !== 'open' && previous === 'open') closed.push(dispute)
+  }
+  return { opened, closed }
+}
+
 /**
- * The event one write makes, if it changed what a shop acts on: a reversal or a refund
- * (more money went back than before) is named so even when the status stays, a status
- * change is named after the new status. A write that changed neither makes none.
+ * The events one write makes, if it changed what a shop acts on: a dispute opened or closed
+ * (one event per dispute), more money taken back (a reversal, which wins over a refund in the
+ * same write) or refunded, named so even when the status stays; else a status change, named
+ * after the new status (a dispute's own status change, to suspended and back, is its event).
+ * A write that changed none of them makes none.
  */
-export function classify (before: PaymentState, after: PaymentState): PaymentEventType | undefined {
+export function eventsOf (before: PaymentState, after: PaymentState): Array<{ type: PaymentEventType, dispute?: PaymentDispute }> {
+  const { opened, closed } = disputeChanges(before, after)
+  const events: Array<{ type: PaymentEventType, dispute?: PaymentDispute }> = [
+    ...opened.map((dispute) => ({ type: 'payment.disputed' as const, dispute })),
+    ...closed.map((dispute) => ({ type: 'payment.dispute_resolved' as const, dispute }))
+  ]
   const was = before.amounts ?? NONE
   const now = after.amounts ?? NONE
-  if (now.reversed > was.reversed) return 'payment.reversed'
-  if (now.refunded > was.refunded) return 'payment.refunded'
-  if (before.status === after.status) return undefined
-  return NAMED.has(after.status) ? `payment.${after.status}` as PaymentEventType : 'payment.status_changed'
+  if (now.reversed > was.reversed) events.push({ type: 'payment.reversed' })
+  else if (now.refunded > was.refunded) events.push({ type: 'payment.refunded' })
+  if (events.length > 0 || before.status === after.status) return events
+  return [{ type: NAMED.has(after.status) ? `payment.${after.status}` as PaymentEventType : 'payment.status_changed' }]
+}
+
+/** The first event one write makes (see eventsOf()), or undefined when it makes none. */
+export function classify (before: PaymentState, after: PaymentState): PaymentEventType | undefined {
+  return eventsOf(before, after)[0]?.type
 }
 
 /** The partition an event is kept and delivered in: one per payment, in commit order (its hash tag on Redis). */
@@ -71,7 +98,7 @@ function text (value: unknown): string | undefined {
 
 /**
  * Compares each staged write's record with the record it was read as, through the
- * gateway's reader, and stages an event per change. Runs inside the commit path, so every
+ * gateway's reader, and stages the events each change makes (eventsOf). Runs inside the commit path, so every
  * writer (routes, webhooks, Sync, GraphQL, executeExclusive) gets events without code of its own.
  */
 export function describeWrites (writes: readonly StagedWrite[], gateway: string | undefined, readerOf: ReaderLookup, now = new Date()): OutboxRecord[] {
@@ -85,29 +112,32 @@ export function describeWrites (writes: readonly StagedWrite[], gateway: string 
     const after = reader?.read(write.record)
     if (reader === undefined || after === undefined) continue
     const before = (write.previous === null || write.previous === undefined ? undefined : reader.read(write.previous)) ?? { status: 'new' }
-    const type = classify(before, after)
-    if (type === undefined) continue
+    const changes = eventsOf(before, after)
+    if (changes.length === 0) continue
     const model = write.storage.modelName
     const amounts = after.amounts ?? NONE
     const total = write.record.totalAmount
-    const event: PaymentEvent = {
-      id: randomUUID(),
-      type,
-      occurredAt: now.toISOString(),
-      gateway: name,
-      payment: { model, id: write.id, ...(text(write.record.number) === undefined ? {} : { number: write.record.number as string }) },
-      previousStatus: before.status,
-      status: after.status,
-      amounts: {
-        ...(typeof total === 'number' ? { total } : {}),
-        ...(text(write.record.currencyCode) === undefined ? {} : { currency: write.record.currencyCode as string }),
-        captured: amounts.captured,
-        refunded: amounts.refunded,
-        reversed: amounts.reversed
-      },
-      providerIds: { ...after.providerIds }
+    for (const { type, dispute } of changes) {
+      const event: PaymentEvent = {
+        id: randomUUID(),
+        type,
+        occurredAt: now.toISOString(),
+        gateway: name,
+        payment: { model, id: write.id, ...(text(write.record.number) === undefined ? {} : { number: write.record.number as string }) },
+        previousStatus: before.status,
+        status: after.status,
+        amounts: {
+          ...(typeof total === 'number' ? { total } : {}),
+          ...(text(write.record.currencyCode) === undefined ? {} : { currency: write.record.currencyCode as string }),
+          captured: amounts.captured,
+          refunded: amounts.refunded,
+          reversed: amounts.reversed
+        },
+        providerIds: { ...after.providerIds },
+        ...(dispute === undefined ? {} : { dispute: { ...dispute } })
+      }
+      records.push(outboxRecord(event, partitionOf(model, write.id)))
     }
-    records.push(outboxRecord(event, partitionOf(model, write.id)))
   }
   return records
 }

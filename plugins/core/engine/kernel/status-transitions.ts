@@ -18,7 +18,8 @@ export const FORWARD_TRANSITIONS: TransitionTable = {
   authorized: ['captured', 'refunded', 'canceled', 'expired', 'failed'],
   captured: ['refunded', 'suspended'],
   suspended: ['captured', 'refunded'],
-  refunded: [],
+  // A partly refunded payment can still be disputed; the dispute's end reads refunded again.
+  refunded: ['suspended'],
   payedout: [],
   failed: [],
   canceled: [],

@@ -10,6 +10,23 @@ export interface PaymentState {
   amounts?: PaymentAmounts
   /** The provider's ids of the payment and what was done to it (payment, sale, refund…). */
   providerIds?: Record<string, string>
+  /** The disputes (chargebacks) the provider reported on the payment, open or closed. */
+  disputes?: readonly PaymentDispute[]
+}
+
+/**
+ * A buyer contests the payment with their bank or the provider. While one is `open` the
+ * money is contested (the payment reads `suspended`); `won` gives it back to the shop, `lost`
+ * takes it (the amounts count it as reversed).
+ */
+export interface PaymentDispute {
+  /** The provider's id of the dispute. */
+  id: string
+  state: 'open' | 'won' | 'lost'
+  /** What is contested, in minor units of the payment's currency. */
+  amount?: number
+  /** The provider's reason code, as it sends it ('fraudulent', 'MERCHANDISE_OR_SERVICE_NOT_RECEIVED'…). */
+  reason?: string
 }
 
 /**

@@ -1,6 +1,6 @@
 import t from 'tap'
 import {
-  Cancel, Capture, Logger, MemoryOutbox, MemoryStorage, Payment, PaymentStateReader, PaywireBuilder, PaywireEvents, Refund, classify, describeWrites,
+  Cancel, Capture, Logger, MemoryOutbox, MemoryStorage, Payment, PaymentStateReader, PaywireBuilder, PaywireEvents, Refund, classify, describeWrites, eventsOf,
   type AnyPaywireEvent, type EventDeliveryOptions, type HumanStatusValue, type PaymentEvent, type PaymentState
 } from '../../../../../plugins/core/engine/index.ts'
 import { OfflineGatewayFactory } from '../../../../../gateways/offline/index.ts'
@@ -195,4 +195,36 @@ t.test('describeWrites: which writes make events, and what they carry', async (t
   t.notOk('number' in JSON.parse(unknown?.json as string).payment, 'no number when the record has none')
   t.same(describeWrites([write({ status: 'captured' }, { status: 'captured' })], 'cash', () => reader), [], 'the same status, no money moved')
   t.equal(classify({ status: 'captured', amounts: { captured: 5, refunded: 0, reversed: 0 } }, { status: 'refunded', amounts: { captured: 5, refunded: 0, reversed: 5 } }), 'payment.reversed')
+})
+
+t.test('eventsOf: a dispute opened and closed is an event each, beside the money it moved', async (t) => {
+  const money = (reversed: number) => ({ captured: 1000, refunded: 0, reversed })
+  const captured = { status: 'captured' as const, amounts: money(0) }
+  const open = { id: 'DP-1', state: 'open' as const, amount: 1000, reason: 'fraudulent' }
+  const disputed = { status: 'suspended' as const, amounts: money(0), disputes: [open] }
+  t.same(eventsOf(captured, disputed), [{ type: 'payment.disputed', dispute: open }], 'the suspension is the dispute\'s own event')
+  t.same(eventsOf(disputed, disputed), [], 'a dispute seen again is no news')
+  const won = { ...open, state: 'won' as const }
+  t.same(eventsOf(disputed, { status: 'captured', amounts: money(0), disputes: [won] }), [{ type: 'payment.dispute_resolved', dispute: won }])
+  const lost = { ...open, state: 'lost' as const }
+  t.same(eventsOf(disputed, { status: 'refunded', amounts: money(1000), disputes: [lost] }),
+    [{ type: 'payment.dispute_resolved', dispute: lost }, { type: 'payment.reversed' }], 'a lost dispute also took the money back')
+  t.same(eventsOf(captured, { status: 'captured', amounts: money(0), disputes: [won] }), [], 'a dispute first seen already closed changed nothing the shop acts on')
+  const second = { id: 'DP-2', state: 'open' as const }
+  t.same(eventsOf({ ...disputed, disputes: [won] }, { status: 'suspended', amounts: money(0), disputes: [won, second] }), [{ type: 'payment.disputed', dispute: second }])
+
+  const reader = new (class extends PaymentStateReader {
+    read (record: Record<string, unknown>): PaymentState | undefined {
+      return record.state as PaymentState
+    }
+  })()
+  const storage = new MemoryStorage(Payment)
+  const write = { storage, id: 'P-9', record: { state: { status: 'refunded', amounts: money(1000), disputes: [lost] } }, json: null, expectedVersion: 2, stamps: {}, previous: { state: disputed } } as any
+  const events = describeWrites([write], 'cash', () => reader).map((record) => JSON.parse(record.json))
+  t.match(events, [
+    { type: 'payment.dispute_resolved', dispute: { id: 'DP-1', state: 'lost', amount: 1000, reason: 'fraudulent' }, previousStatus: 'suspended', status: 'refunded' },
+    { type: 'payment.reversed', amounts: { reversed: 1000 } }
+  ])
+  t.notOk('dispute' in events[1], 'only dispute events carry a dispute')
+  t.not(events[0].id, events[1].id)
 })

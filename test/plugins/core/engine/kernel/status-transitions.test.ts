@@ -11,6 +11,9 @@ t.test('statuses only move forward', async (t) => {
   t.ok(transitions.allows('captured', 'refunded'), 'a refund or a reversal')
   t.ok(transitions.allows('captured', 'suspended'), 'a dispute')
   t.ok(transitions.allows('suspended', 'captured'), 'a dispute won')
+  t.ok(transitions.allows('refunded', 'suspended'), 'a partly refunded payment disputed')
+  t.ok(transitions.allows('suspended', 'refunded'), 'and the dispute ended')
+  t.notOk(transitions.allows('refunded', 'pending'))
   t.notOk(transitions.allows('captured', 'pending'))
   t.notOk(transitions.allows('refunded', 'captured'))
   for (const end of ['canceled', 'expired', 'failed'] as const) {
