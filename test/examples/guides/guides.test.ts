@@ -39,10 +39,15 @@ t.test('tokens and routes: path and query-string tokens verify; runWithHttpReque
 t.test('writing a gateway: options, injection, one charge for two captures, an observed provider call', async (t) => {
   const result = await writingAGateway()
   t.match(result, {
-    status: 'captured',
-    details: { amount: 1500, currency: 'EUR', order: 'ORDER-3', charge_id: 'ch_1', state: 'succeeded' },
+    status: 'pending',
+    details: { amount: 1500, currency: 'EUR', order: 'ORDER-3', charge_id: 'ch_1', state: 'pending' },
     calls: 1
   })
-  t.match(result.logged, [{ provider: { name: 'Acme', method: 'POST', path: '/v1/charges', status: 201, debugId: 'dbg-42' } }])
+  t.match(result.logged, [
+    { provider: { name: 'Acme', method: 'POST', path: '/v1/charges', status: 201, debugId: 'dbg-42' } },
+    { provider: { name: 'Acme', method: 'GET', path: '/v1/charges/:id', status: 200 } }
+  ], 'the capture, then the webhook\'s look at the charge')
+  t.match(result.forged, { statusCode: 400, content: 'Bad signature' }, 'a forged webhook is refused')
+  t.equal(result.afterWebhook, 'captured', 'the genuine one ran on its payment: the provider says it settled')
   t.notMatch(JSON.stringify(result.logged), '<ACME_API_KEY>')
 })
