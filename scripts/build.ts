@@ -23,7 +23,7 @@ const RELATIVE_TS_SPECIFIER = /(\bfrom\s+|\bimport\s*\(\s*)(['"])(\.{1,2}\/[^'"]
 rmSync(dist, { recursive: true, force: true })
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' })
-const assets = ['plugins', 'gateways'].flatMap((dir) => filesUnder(join(root, dir), '.html'))
+const assets = ['plugins', 'gateways', 'simulators'].flatMap((dir) => filesUnder(join(root, dir), '.html'))
 for (const file of assets) cpSync(file, join(dist, relative(root, file)))
 for (const file of filesUnder(dist, '.d.ts')) {
   const text = readFileSync(file, 'utf8')

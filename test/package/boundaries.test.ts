@@ -20,7 +20,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 
 /** Subpaths for development and CI, never loaded by the runtime ones. */
 const TOOLING_SUBPATHS = ['./paypal-simulator', './package.json']
-const SIMULATOR_DIR = 'gateways/paypal-rest/simulator/'
+const SIMULATOR_DIR = 'simulators/paypal/'
 /** The layer the PayPal gateways share (REST client, options, webhook verification): below them, never a subpath of its own. */
 const PAYPAL_SHARED_DIR = 'gateways/paypal-shared/'
 const PAYPAL_GATEWAYS = ['./gateways/paypal-rest', './gateways/paypal-checkout']

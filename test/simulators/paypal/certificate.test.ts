@@ -1,7 +1,7 @@
 import { generateKeyPairSync, X509Certificate } from 'node:crypto'
 import t from 'tap'
-import { issueCertificate, selfSignedCertificate } from '../../../../gateways/paypal-rest/simulator/certificate.ts'
-import { startPaypal } from '../fixtures/shop.ts'
+import { issueCertificate, selfSignedCertificate } from '../../../simulators/paypal/certificate.ts'
+import { startPaypal } from '../../gateways/paypal-rest/fixtures/shop.ts'
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
 

@@ -1,7 +1,7 @@
 import t from 'tap'
 import {
   AMOUNT_FORMAT_ISSUE, amountIssue, formatMinorUnits, isPaypalCurrency, NO_DECIMALS_ISSUE, normaliseAmount, toMinorUnits
-} from '../../../../gateways/paypal-rest/simulator/amounts.ts'
+} from '../../../simulators/paypal/amounts.ts'
 
 t.test('amounts PayPal accepts', async (t) => {
   for (const [value, currency] of [['7', 'USD'], ['7.5', 'EUR'], ['1234567.89', 'USD'], ['500', 'JPY'], ['1234567', 'HUF'], ['0.01', 'GBP']]) {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import * as ids from '../../../../gateways/paypal-rest/simulator/ids.ts'
+import * as ids from '../../../simulators/paypal/ids.ts'
 
 t.test('ids have PayPal shapes', async (t) => {
   t.match(ids.newPaymentId(), /^PAYID-[A-Z0-9]{24}$/)

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { AMOUNT_FORMAT_ISSUE, UNSUPPORTED_CURRENCY_ISSUE } from '../../../../gateways/paypal-rest/simulator/amounts.ts'
-import type { PaypalSimulator } from '../../../../gateways/paypal-rest/simulator/index.ts'
+import { AMOUNT_FORMAT_ISSUE, UNSUPPORTED_CURRENCY_ISSUE } from '../../../simulators/paypal/amounts.ts'
+import type { PaypalSimulator } from '../../../simulators/paypal/index.ts'
 import { bearer, CLIENT, createPayment, execute, linkOf, paidPayment, paymentRequest, simulator } from './fixtures/helpers.ts'
 
 type Auth = { authorization: string }

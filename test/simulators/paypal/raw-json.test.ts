@@ -1,5 +1,5 @@
 import t from 'tap'
-import { rawTopLevelProperty } from '../../../../gateways/paypal-rest/simulator/raw-json.ts'
+import { rawTopLevelProperty } from '../../../simulators/paypal/raw-json.ts'
 
 t.test('finds the verbatim text of a top-level property', async (t) => {
   const event = '{ "id" : "WH-1", "resource":{"a":[1, {"b":"}]\\"x"}], "c": null } }'

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { AMOUNT_FORMAT_ISSUE, NO_DECIMALS_ISSUE, UNSUPPORTED_CURRENCY_ISSUE } from '../../../../gateways/paypal-rest/simulator/amounts.ts'
+import { AMOUNT_FORMAT_ISSUE, NO_DECIMALS_ISSUE, UNSUPPORTED_CURRENCY_ISSUE } from '../../../simulators/paypal/amounts.ts'
 import { bearer, paymentRequest, simulator } from './fixtures/helpers.ts'
 
 const TOTAL_ISSUE = 'Transaction amount details (subtotal, tax, shipping) must add up to specified amount total'

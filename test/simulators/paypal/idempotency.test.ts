@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import t from 'tap'
-import { canonicalJson } from '../../../../gateways/paypal-rest/simulator/idempotency.ts'
+import { canonicalJson } from '../../../simulators/paypal/idempotency.ts'
 import { bearer, CLIENT, createPayment, execute, paidPayment, paymentRequest, simulator } from './fixtures/helpers.ts'
 
 t.test('canonicalJson ignores key order only', async (t) => {

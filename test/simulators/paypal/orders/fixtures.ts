@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify'
-import type { PaypalSimulator } from '../../../../../gateways/paypal-rest/simulator/index.ts'
+import type { PaypalSimulator } from '../../../../simulators/paypal/index.ts'
 import { bearer, simulator } from '../fixtures/helpers.ts'
 
 export const RETURN_URL = 'https://shop.test/return?order=42'

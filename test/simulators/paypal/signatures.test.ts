@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto'
 import t from 'tap'
 import {
   createSigningIdentity, crc32, signedMessage, signWebhookBody, verifyWebhookSignature
-} from '../../../../gateways/paypal-rest/simulator/signatures.ts'
+} from '../../../simulators/paypal/signatures.ts'
 
 t.test('crc32 matches zlib / buffer-crc32 (paypal-wire §4.5)', async (t) => {
   t.equal(crc32('{"id":"WH-1"}'), 838965618)

@@ -2,11 +2,11 @@ import { EventEmitter, once } from 'node:events'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { runPaypalSimulatorCli } from '../../../../gateways/paypal-rest/simulator/cli.ts'
+import { runPaypalSimulatorCli } from '../../../simulators/paypal/cli.ts'
 import { basic } from './fixtures/helpers.ts'
-import { spawnUncovered } from '../../../helpers/child-process.ts'
+import { spawnUncovered } from '../../helpers/child-process.ts'
 
-const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url))
+const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url))
 
 t.test('starts from the environment, prints how to use it, never the secret', async (t) => {
   const lines: string[] = []

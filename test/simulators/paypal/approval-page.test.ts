@@ -1,6 +1,6 @@
 import t from 'tap'
-import { appendQuery } from '../../../../gateways/paypal-rest/simulator/approval.ts'
-import { escapeHtml } from '../../../../gateways/paypal-rest/simulator/approval-page.ts'
+import { appendQuery } from '../../../simulators/paypal/approval.ts'
+import { escapeHtml } from '../../../simulators/paypal/approval-page.ts'
 import { bearer, createPayment, execute, linkOf, paymentRequest, simulator } from './fixtures/helpers.ts'
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' }

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { buildPaypalSimulator, DEFAULT_SIMULATOR_CLIENT } from '../../../../gateways/paypal-rest/simulator/index.ts'
-import { paypalTime } from '../../../../gateways/paypal-rest/simulator/store.ts'
+import { buildPaypalSimulator, DEFAULT_SIMULATOR_CLIENT } from '../../../simulators/paypal/index.ts'
+import { paypalTime } from '../../../simulators/paypal/store.ts'
 import { grantToken, simulator } from './fixtures/helpers.ts'
 
 t.test('works out of the box with the default fake client', async (t) => {

@@ -1,7 +1,7 @@
 import { createVerify } from 'node:crypto'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import t from 'tap'
-import { crc32 } from '../../../../gateways/paypal-rest/simulator/index.ts'
+import { crc32 } from '../../../simulators/paypal/index.ts'
 import { bearer, CLIENT, createPayment, execute, paidPayment, paymentRequest, simulator } from './fixtures/helpers.ts'
 import { startReceiver } from './fixtures/receiver.ts'
 import type { ReceivedWebhook } from './fixtures/receiver.ts'

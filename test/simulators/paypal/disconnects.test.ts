@@ -1,7 +1,7 @@
 import t from 'tap'
 import { paymentRequest, simulator } from './fixtures/helpers.ts'
 import { call, until } from './fixtures/wire.ts'
-import type { PaypalSimulator } from '../../../../gateways/paypal-rest/simulator/index.ts'
+import type { PaypalSimulator } from '../../../simulators/paypal/index.ts'
 
 const CREATE = '/v1/payments/payment'
 

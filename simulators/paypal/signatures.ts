@@ -5,9 +5,9 @@ import { issueCertificate } from './certificate.ts'
 import { newTransmissionId } from './ids.ts'
 import { paypalTime } from './store.ts'
 import type { SignOptions, WebhookSignatureHeaders } from './types.ts'
-import { signedMessage } from '../../paypal-shared/webhook-signature.ts'
+import { signedMessage } from '../../gateways/paypal-shared/webhook-signature.ts'
 
-export { crc32, signedMessage } from '../../paypal-shared/webhook-signature.ts'
+export { crc32, signedMessage } from '../../gateways/paypal-shared/webhook-signature.ts'
 
 export const AUTH_ALGO = 'SHA256withRSA'
 
