@@ -1,7 +1,7 @@
 import type { FastifyServerOptions } from 'fastify'
 import { buildPaypalSimulator } from './index.ts'
-import { DEFAULT_SIMULATOR_CLIENT } from './store.ts'
-import type { PaypalSimulator } from './types.ts'
+import type { PaypalSimulator } from './index.ts'
+import { DEFAULT_SIMULATOR_CLIENT } from './runtime/store.ts'
 
 export interface SimulatorCliEnvironment {
   env: Record<string, string | undefined>

@@ -1,28 +1,41 @@
-import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
-import { registerApprovalPage } from './approval-page.ts'
-import { createControl } from './control.ts'
-import { createFaultInjector } from './faults.ts'
-import { installIdempotency } from './idempotency.ts'
-import { registerOAuthRoutes, requireAccessToken } from './oauth.ts'
-import { registerPaymentRoutes } from './payments.ts'
-import { installPaypalProtocol } from './protocol.ts'
-import { installRequestGate } from './request-gate.ts'
-import { installOrdersApi } from './orders/index.ts'
-import { createRuntime } from './runtime.ts'
-import { registerSaleRoutes } from './sales.ts'
-import { createStore } from './store.ts'
-import type { PaypalSimulator, PaypalSimulatorOptions } from './types.ts'
-import { createWebhookEngine } from './webhook-delivery.ts'
-import { registerCertificateRoute, registerWebhookRoutes } from './webhook-routes.ts'
+import type { OrdersControl } from './orders-v2/control.ts'
+import { installOrdersApi } from './orders-v2/index.ts'
+import { installPaymentsApi } from './payments-v1/index.ts'
+import type { PaymentsControl, PaymentsCounters } from './payments-v1/types.ts'
+import { createSimulatorServer } from './runtime/server.ts'
+import type { PaypalSimulatorOptions, RuntimeControl, RuntimeCounters } from './runtime/types.ts'
 
-export { DEFAULT_SIMULATOR_CLIENT } from './store.ts'
-export { PAYPAL_ERRORS } from './paypal-errors.ts'
-export type { PaypalErrorBody, PaypalErrorDetail, PaypalErrorName, OAuthErrorBody } from './paypal-errors.ts'
-export { crc32, signedMessage } from './signatures.ts'
-export type * from './types.ts'
-export type { OrderApprovalResult, OrderApproveOptions, OrderOutcome, OrdersControl, OrdersCounters } from './orders/control.ts'
-export type { V2ErrorBody, V2ErrorDetail } from './orders/errors.ts'
+export { DEFAULT_SIMULATOR_CLIENT } from './runtime/store.ts'
+export { PAYPAL_ERRORS } from './payments-v1/errors.ts'
+export type { PaypalErrorBody, PaypalErrorDetail, PaypalErrorName } from './payments-v1/errors.ts'
+export type { OAuthErrorBody } from './runtime/errors.ts'
+export { crc32, signedMessage } from './runtime/signatures.ts'
+export type {
+  FaultControl, FaultRule, FaultWhen, HeldRequests, HoldFailStatus, HoldRule, Link, PaypalSimulatorOptions, RequestFilter,
+  SignOptions, SimulatorBuyer, SimulatorClient, SimulatorRequest, WebhookControl, WebhookDelivery, WebhookDeliveryAttempt,
+  WebhookDeliveryOptions, WebhookEvent, WebhookRegistration, WebhookSignatureHeaders, WebhookSubscription
+} from './runtime/types.ts'
+export type {
+  AmountResource, ApprovalResult, ApproveOptions, BuyerOutcome, PayerInfoResource, PaymentResource, RefundResource,
+  ReversalReason, ReversalResource, ReverseSaleOptions, SaleResource
+} from './payments-v1/types.ts'
+export type { OrderApprovalResult, OrderApproveOptions, OrderOutcome, OrdersControl, OrdersCounters } from './orders-v2/control.ts'
+export type { V2ErrorBody, V2ErrorDetail } from './orders-v2/errors.ts'
+
+/**
+ * How often each piece of work really ran: one increment per operation PayPal performed, never
+ * for a PayPal-Request-Id replay, a request a fault or hold stopped before the work, or a refused call.
+ */
+export interface SimulatorCounters extends RuntimeCounters, PaymentsCounters {}
+
+export interface PaypalSimulatorControl extends RuntimeControl, PaymentsControl {
+  counters: () => SimulatorCounters
+  /** Orders v2 / Payments v2: approvals, captures settling or reversed, and their own counters. */
+  orders: OrdersControl
+}
+
+export type PaypalSimulator = FastifyInstance & { readonly simulator: PaypalSimulatorControl }
 
 /**
  * A PayPal REST look-alike, Payments v1 (payments, sales, refunds) and Orders v2 / Payments v2
@@ -31,41 +44,15 @@ export type { V2ErrorBody, V2ErrorDetail } from './orders/errors.ts'
  * instance, so any number of simulators can run in one process.
  */
 export function buildPaypalSimulator (options: PaypalSimulatorOptions = {}): PaypalSimulator {
-  const store = createStore(options)
-  // close() must not wait for clients' keep-alive sockets (or a client still reading a slow answer).
-  const app: FastifyInstance = Fastify({ logger: options.logger ?? false, forceCloseConnections: true })
-  const runtime = createRuntime(app, store)
-  const faults = createFaultInjector(options.faults ?? [], runtime.closing)
-  // After the runtime's own preClose hook, which lets the work in flight finish.
-  app.addHook('preClose', function abandonUnreachedHolds (done) {
-    faults.abandonHolds()
-    done()
-  })
-  const webhooks = createWebhookEngine(app, runtime)
-  const ordersApi = installOrdersApi(runtime, webhooks)
-  for (const registration of options.webhooks ?? []) webhooks.subscribe(registration)
-
-  installPaypalProtocol(app, runtime)
-  // Order matters: the PayPal-Request-Id onSend hook stores the real answer before `after` faults replace it.
-  const idempotency = installIdempotency(app, runtime)
-  installRequestGate(app, runtime, faults, idempotency)
-
-  app.register(async function oauthApi (child: FastifyInstance) {
-    registerOAuthRoutes(child, runtime)
-  })
-  app.register(async function restApi (child: FastifyInstance) {
-    requireAccessToken(child, runtime)
-    registerPaymentRoutes(child, runtime, webhooks)
-    registerSaleRoutes(child, runtime, webhooks)
-    registerWebhookRoutes(child, runtime, webhooks)
-    ordersApi.registerApi(child)
-  })
-  app.register(async function buyerPages (child: FastifyInstance) {
-    registerApprovalPage(child, runtime, webhooks)
-    ordersApi.registerPages(child)
-  })
-  registerCertificateRoute(app, webhooks)
-
-  app.decorate('simulator', { ...createControl(runtime, webhooks, faults), orders: ordersApi.control })
-  return app as PaypalSimulator
+  const server = createSimulatorServer(options)
+  const payments = installPaymentsApi(server)
+  const orders = installOrdersApi(server)
+  const control: PaypalSimulatorControl = {
+    ...server.control,
+    ...payments.control,
+    counters: () => ({ ...server.counters(), ...payments.counters() }),
+    orders: orders.control
+  }
+  server.app.decorate('simulator', control)
+  return server.app as PaypalSimulator
 }
