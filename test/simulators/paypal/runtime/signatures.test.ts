@@ -1,4 +1,5 @@
-import { X509Certificate } from 'node:crypto'
+import { randomBytes, X509Certificate } from 'node:crypto'
+import { crc32 as zlibCrc32 } from 'node:zlib'
 import t from 'tap'
 import {
   createSigningIdentity, crc32, signedMessage, signWebhookBody, verifyWebhookSignature
@@ -9,6 +10,14 @@ t.test('crc32 matches zlib / buffer-crc32 (paypal-wire §4.5)', async (t) => {
   t.equal(crc32(Buffer.from('123456789')), 0xcbf43926, 'the CRC-32 check value')
   t.equal(crc32(''), 0)
   t.equal(signedMessage('tid', '2016-09-21T22:00:46Z', 'WEBHOOK1', '{"id":"WH-1"}'), 'tid|2016-09-21T22:00:46Z|WEBHOOK1|838965618')
+})
+
+t.test('crc32, written for the simulator, agrees with zlib on any bytes', async (t) => {
+  for (let length = 0; length < 300; length += 7) {
+    const bytes = randomBytes(length)
+    t.equal(crc32(bytes), zlibCrc32(bytes), `${length} random bytes`)
+  }
+  t.equal(crc32('Zürich → 東京'), zlibCrc32(Buffer.from('Zürich → 東京', 'utf8')), 'a string is its UTF-8 bytes')
 })
 
 t.test('sign then verify with the identity certificate', async (t) => {
