@@ -46,19 +46,40 @@ export interface SigningIdentity {
   certificateAuthorityPem: string
 }
 
-const generateRsaKeyPair = promisify(generateKeyPair)
+interface KeyPair {
+  privateKey: KeyObject
+  publicKey: KeyObject
+}
 
-/** The simulator's CA (standing in for PayPal's DigiCert root) and the signing certificate it issues. */
-export async function createSigningIdentity (certificateId: string, now: number): Promise<SigningIdentity> {
-  const [ca, { privateKey, publicKey }] = await Promise.all([
-    generateRsaKeyPair('rsa', { modulusLength: 2048 }),
-    generateRsaKeyPair('rsa', { modulusLength: 2048 })
-  ])
+const generateRsaKeyPair = promisify(generateKeyPair)
+const newKeyPair = async (): Promise<KeyPair> => await generateRsaKeyPair('rsa', { modulusLength: 2048 })
+
+let processKeys: Promise<{ ca: KeyPair, signing: KeyPair }> | undefined
+
+/**
+ * The CA and signing keys every simulator of this process uses, made on first use: an RSA-2048
+ * pair costs a tenth of a second of CPU or more, and a test run builds hundreds of simulators.
+ * Made at run time, never stored: no key that could pass for anyone's real one.
+ */
+async function sharedKeys (): Promise<{ ca: KeyPair, signing: KeyPair }> {
+  processKeys ??= Promise.all([newKeyPair(), newKeyPair()]).then(([ca, signing]) => ({ ca, signing }))
+  return await processKeys
+}
+
+/**
+ * The simulator's CA (standing in for PayPal's DigiCert root) and the signing certificate it
+ * issues, both dated `now` and named after `certificateId`. The keys are the process's unless
+ * `freshKeys` asks for a pair of its own (a second identity: another PayPal, a rotated key).
+ */
+export async function createSigningIdentity (certificateId: string, now: number, options: { freshKeys?: boolean } = {}): Promise<SigningIdentity> {
+  const { ca, signing } = options.freshKeys === true
+    ? { ca: await newKeyPair(), signing: await newKeyPair() }
+    : await sharedKeys()
   const notBefore = new Date(now)
   const caName = 'PayPal Simulator Root CA'
   const certificateAuthorityPem = issueCertificate({ publicKey: ca.publicKey, commonName: caName, issuerName: caName, issuerKey: ca.privateKey, notBefore, ca: true })
-  const certificatePem = issueCertificate({ publicKey, commonName: certificateId, issuerName: caName, issuerKey: ca.privateKey, notBefore })
-  return { certificateId, privateKey, publicKey, certificatePem, certificateAuthorityPem }
+  const certificatePem = issueCertificate({ publicKey: signing.publicKey, commonName: certificateId, issuerName: caName, issuerKey: ca.privateKey, notBefore })
+  return { certificateId, privateKey: signing.privateKey, publicKey: signing.publicKey, certificatePem, certificateAuthorityPem }
 }
 
 export function certificatePath (certificateId: string): string {

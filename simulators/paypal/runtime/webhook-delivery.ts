@@ -57,7 +57,8 @@ export function createWebhookEngine (app: FastifyInstance, runtime: SimulatorRun
     identityPromise ??= createSigningIdentity(certificateId, store.now())
     return await identityPromise
   }
-  // Generated at startup so the first event does not wait for an RSA key.
+  // Made at startup so the first event waits for nothing: the process's RSA keys the first time, this
+  // simulator's certificates every time.
   app.addHook('onReady', async function createWebhookSigningKey () {
     await identity()
   })

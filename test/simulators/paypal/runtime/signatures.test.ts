@@ -52,3 +52,29 @@ t.test('sign then verify with the identity certificate', async (t) => {
   t.equal(fixed['paypal-transmission-id'], 'tid')
   t.equal(fixed['paypal-transmission-time'], 'then')
 })
+
+t.test('one key pair per process, certificates per simulator; a second identity when asked, whose signatures do not verify', async (t) => {
+  const first = await createSigningIdentity('CERT-1', Date.UTC(2024, 0, 1))
+  const second = await createSigningIdentity('CERT-2', Date.UTC(2025, 0, 1))
+  t.ok(first.publicKey.equals(second.publicKey), 'the same signing key')
+  t.ok(new X509Certificate(first.certificateAuthorityPem).publicKey.equals(new X509Certificate(second.certificateAuthorityPem).publicKey), 'the same CA key')
+  t.match(new X509Certificate(second.certificatePem), { subject: /CN=CERT-2/, validFrom: /2025/ }, 'its own certificate, its own dates')
+  t.not(new X509Certificate(first.certificatePem).serialNumber, new X509Certificate(second.certificatePem).serialNumber)
+
+  const other = await createSigningIdentity('CERT-1', Date.UTC(2024, 0, 1), { freshKeys: true })
+  t.notOk(other.publicKey.equals(first.publicKey), 'fresh keys')
+  t.notOk(new X509Certificate(other.certificatePem).verify(new X509Certificate(first.certificateAuthorityPem).publicKey), 'not signed by the shared CA')
+  const body = '{"id":"WH-1"}'
+  const headers = signWebhookBody(other, 'http://x', Date.UTC(2024, 0, 2), body, { webhookId: 'WEBHOOK1' })
+  const input = {
+    authAlgo: headers['paypal-auth-algo'],
+    certUrl: headers['paypal-cert-url'],
+    transmissionId: headers['paypal-transmission-id'],
+    transmissionSig: headers['paypal-transmission-sig'],
+    transmissionTime: headers['paypal-transmission-time'],
+    webhookId: 'WEBHOOK1',
+    eventBodies: [body]
+  }
+  t.ok(verifyWebhookSignature(other, input), 'verifies with its own key')
+  t.notOk(verifyWebhookSignature(first, input), 'not with another key, under the same certificate id')
+})
