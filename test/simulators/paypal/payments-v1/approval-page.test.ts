@@ -1,11 +1,15 @@
 import t from 'tap'
 import { bearer, createPayment, execute, linkOf, paymentRequest, simulator } from '../fixtures/helpers.ts'
 
+// One simulator for the subtests that need no fresh one; those that count, move its clock or change
+// its options build their own.
+const shared = simulator(t)
+await shared.listen({ port: 0, host: '127.0.0.1' })
+
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
 
 t.test('the buyer approves in a real browser-like round trip over loopback', async (t) => {
-  const app = simulator(t)
-  await app.listen({ port: 0, host: '127.0.0.1' })
+  const app = shared
   const auth = await bearer(app)
   const payment = await createPayment(app, auth, paymentRequest({
     transactions: [{ amount: { total: '12.5', currency: 'EUR' }, description: 'Mug <large>' }]
@@ -45,7 +49,7 @@ t.test('the buyer approves in a real browser-like round trip over loopback', asy
 })
 
 t.test('page decisions: pending eCheck, decline, cancel', async (t) => {
-  const app = simulator(t)
+  const app = shared
   const auth = await bearer(app)
   const decide = async (decision: string | undefined, body = paymentRequest()): Promise<{ location: string | undefined, payment: string, statusCode: number, body: string }> => {
     const payment = await createPayment(app, auth, body)
@@ -81,7 +85,7 @@ t.test('page decisions: pending eCheck, decline, cancel', async (t) => {
 })
 
 t.test('unknown tokens and commands get a 404 page', async (t) => {
-  const app = simulator(t)
+  const app = shared
   for (const url of ['/cgi-bin/webscr?cmd=_express-checkout&token=EC-UNKNOWN', '/cgi-bin/webscr?cmd=_other&token=EC-X', '/cgi-bin/webscr?cmd=_express-checkout']) {
     const response = await app.inject({ url })
     t.equal(response.statusCode, 404, url)
@@ -109,7 +113,7 @@ t.test('an expired payment cannot be approved on the page', async (t) => {
 })
 
 t.test('approve and cancel through the control API', async (t) => {
-  const app = simulator(t)
+  const app = shared
   const auth = await bearer(app)
   const payment = await createPayment(app, auth, paymentRequest({ redirect_urls: { return_url: 'https://shop.test/done', cancel_url: 'https://shop.test/c' } }))
   const approval = app.simulator.approve(payment.id, { buyer: { payerId: 'FIXEDPAYER123', email: 'x@example.test' } })

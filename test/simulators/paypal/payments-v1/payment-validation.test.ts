@@ -2,6 +2,10 @@ import t from 'tap'
 import { AMOUNT_FORMAT_ISSUE, NO_DECIMALS_ISSUE, UNSUPPORTED_CURRENCY_ISSUE } from '../../../../simulators/paypal/runtime/amounts.ts'
 import { bearer, paymentRequest, simulator } from '../fixtures/helpers.ts'
 
+// One simulator for the subtests that need no fresh one; those that count, move its clock or change
+// its options build their own.
+const shared = simulator(t)
+
 const TOTAL_ISSUE = 'Transaction amount details (subtotal, tax, shipping) must add up to specified amount total'
 const ITEMS_ISSUE = 'Item amount must add up to specified amount subtotal (or total if amount details not specified)'
 const usd = (total: string, rest: Record<string, unknown> = {}): Record<string, unknown> => ({ total, currency: 'USD', ...rest })
@@ -118,7 +122,7 @@ t.test('create-payment validation answers VALIDATION_ERROR with PayPal details',
 })
 
 t.test('valid edge cases are accepted', async (t) => {
-  const app = simulator(t)
+  const app = shared
   const auth = await bearer(app)
   const accepted = [
     withTransaction({
@@ -139,7 +143,7 @@ t.test('valid edge cases are accepted', async (t) => {
 })
 
 t.test('a body that is JSON but not an object is MALFORMED_REQUEST', async (t) => {
-  const app = simulator(t)
+  const app = shared
   const response = await app.inject({
     method: 'POST', url: '/v1/payments/payment', headers: { ...await bearer(app), 'content-type': 'application/json' }, payload: '[1]'
   })

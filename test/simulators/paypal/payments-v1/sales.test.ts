@@ -1,6 +1,10 @@
 import t from 'tap'
 import { bearer, CLIENT, paidPayment, paymentRequest, simulator } from '../fixtures/helpers.ts'
 
+// One simulator for the subtests that need no fresh one; those that count, move its clock or change
+// its options build their own.
+const shared = simulator(t)
+
 t.test('show a sale', async (t) => {
   const other = { clientId: 'other', clientSecret: 'other-secret' }
   const app = simulator(t, { clients: [CLIENT, other] })
@@ -68,7 +72,7 @@ t.test('partial then full refund', async (t) => {
 })
 
 t.test('refund validation', async (t) => {
-  const app = simulator(t)
+  const app = shared
   const auth = await bearer(app)
   const { saleId } = await paidPayment(app, auth, paymentRequest({}, { total: '500', currency: 'JPY' }))
   const cases: Array<[unknown, Array<{ field: string }>]> = [
@@ -93,7 +97,7 @@ t.test('refund validation', async (t) => {
 })
 
 t.test('pending sales settle through the control API', async (t) => {
-  const app = simulator(t)
+  const app = shared
   const auth = await bearer(app)
   const cleared = await paidPayment(app, auth, paymentRequest(), 'pending')
   const refundPending = await app.inject({ method: 'POST', url: `/v1/payments/sale/${cleared.saleId}/refund`, headers: auth, payload: {} })

@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises'
 import t from 'tap'
 import { canonicalJson } from '../../../../simulators/paypal/runtime/idempotency.ts'
 import { bearer, CLIENT, createPayment, execute, paidPayment, paymentRequest, simulator } from '../fixtures/helpers.ts'
@@ -94,13 +93,14 @@ t.test('a duplicate while the first call still runs is 409', async (t) => {
   const app = simulator(t)
   const auth = await bearer(app)
   const headers = { ...auth, 'paypal-request-id': 'slow-1' }
-  app.simulator.faults.inject({ kind: 'delay', method: 'POST', path: '/v1/payments/payment', delayMs: 300 })
+  const held = app.simulator.faults.hold({ method: 'POST', path: '/v1/payments/payment' })
   const slow = app.inject({ method: 'POST', url: '/v1/payments/payment', headers, payload: paymentRequest() })
-  // The delay fault is taken after the id is reserved, so once it is gone the first call is in flight.
-  while (app.simulator.faults.remaining() > 0) await nextTurn()
+  // The hold catches the call after its id is reserved: once reached, the first call is in flight.
+  await held.reached
   const concurrent = await app.inject({ method: 'POST', url: '/v1/payments/payment', headers, payload: paymentRequest() })
   t.equal(concurrent.statusCode, 409)
   t.match(concurrent.json(), { name: 'RESOURCE_CONFLICT', message: 'The server has detected a conflict while processing this request.' })
+  held.release()
   t.equal((await slow).statusCode, 201)
   t.equal((await app.inject({ method: 'POST', url: '/v1/payments/payment', headers, payload: paymentRequest() })).statusCode, 200)
   t.equal(app.simulator.counters().paymentsCreated, 1)

@@ -1,6 +1,10 @@
 import t from 'tap'
 import { basic, CLIENT, grantToken, simulator } from '../fixtures/helpers.ts'
 
+// One simulator for the subtests that need no fresh one; those that count, move its clock or change
+// its options build their own.
+const shared = simulator(t)
+
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
 
 t.test('client credentials grant a Bearer token shaped like PayPal’s', async (t) => {
@@ -34,7 +38,7 @@ t.test('wrong or unknown credentials get 401 invalid_client', async (t) => {
 })
 
 t.test('empty id or secret get 400 "client id or secret is null"', async (t) => {
-  const app = simulator(t)
+  const app = shared
   for (const authorization of [basic('', 'secret'), basic(CLIENT.clientId, ''), `Basic ${Buffer.from('no-colon').toString('base64')}`]) {
     const response = await app.inject({ method: 'POST', url: '/v1/oauth2/token', headers: { ...FORM, authorization }, payload: 'grant_type=client_credentials' })
     t.equal(response.statusCode, 400)
@@ -43,7 +47,7 @@ t.test('empty id or secret get 400 "client id or secret is null"', async (t) => 
 })
 
 t.test('only grant_type=client_credentials', async (t) => {
-  const app = simulator(t)
+  const app = shared
   const authorization = basic(CLIENT.clientId, CLIENT.clientSecret)
   const missing = await app.inject({ method: 'POST', url: '/v1/oauth2/token', headers: { authorization } })
   t.equal(missing.statusCode, 400)
@@ -73,7 +77,7 @@ t.test('tokens expire with the injected clock', async (t) => {
 })
 
 t.test('unknown tokens and missing headers on REST calls', async (t) => {
-  const app = simulator(t)
+  const app = shared
   const unknown = await app.inject({ url: '/v1/payments/payment', headers: { authorization: 'Bearer A21AAnope' } })
   t.equal(unknown.statusCode, 401)
   t.same(unknown.json(), { error: 'invalid_token', error_description: 'Access Token not found in cache' })

@@ -1,8 +1,12 @@
 import t from 'tap'
 import { bearer, simulator } from '../fixtures/helpers.ts'
 
+// One simulator for the subtests that need no fresh one; those that count, move its clock or change
+// its options build their own.
+const shared = simulator(t)
+
 t.test('malformed JSON is MALFORMED_REQUEST, other media types 415', async (t) => {
-  const app = simulator(t)
+  const app = shared
   const auth = await bearer(app)
   const malformed = await app.inject({ method: 'POST', url: '/v1/payments/payment', headers: { ...auth, 'content-type': 'application/json' }, payload: '{"intent":' })
   t.equal(malformed.statusCode, 400)
@@ -22,7 +26,7 @@ t.test('malformed JSON is MALFORMED_REQUEST, other media types 415', async (t) =
 })
 
 t.test('other client errors are MALFORMED_REQUEST, never Fastify’s shape', async (t) => {
-  const app = simulator(t)
+  const app = shared
   const auth = await bearer(app)
   const response = await app.inject({
     method: 'POST', url: '/v1/payments/payment', headers: { ...auth, 'content-type': 'application/json', 'content-length': '2' }, payload: '{"a":1}'
@@ -44,7 +48,7 @@ t.test('unexpected failures are 500 INTERNAL_SERVICE_ERROR', async (t) => {
 })
 
 t.test('unknown paths are 404 RESOURCE_NOT_FOUND with a debug id', async (t) => {
-  const app = simulator(t)
+  const app = shared
   const response = await app.inject({ url: '/v2/checkout/orders' })
   t.equal(response.statusCode, 404)
   t.same(response.json(), {

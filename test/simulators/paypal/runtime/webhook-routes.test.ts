@@ -1,6 +1,10 @@
 import t from 'tap'
 import { bearer, CLIENT, paidPayment, simulator } from '../fixtures/helpers.ts'
 
+// One simulator for the subtests that need no fresh one; those that count, move its clock or change
+// its options build their own.
+const shared = simulator(t)
+
 t.test('webhook subscriptions over the REST API', async (t) => {
   const other = { clientId: 'other', clientSecret: 'other-secret' }
   const app = simulator(t, { clients: [CLIENT, other] })
@@ -31,7 +35,7 @@ t.test('webhook subscriptions over the REST API', async (t) => {
 })
 
 t.test('webhook subscription validation', async (t) => {
-  const app = simulator(t)
+  const app = shared
   const auth = await bearer(app)
   const cases: Array<[Record<string, unknown>, Array<{ field: string, issue: string }>]> = [
     [{}, [{ field: 'url', issue: 'Required field missing' }, { field: 'event_types', issue: 'Required field missing' }]],
@@ -69,7 +73,7 @@ t.test('events can be read and resent', async (t) => {
 })
 
 t.test('verify-webhook-signature validation', async (t) => {
-  const app = simulator(t)
+  const app = shared
   const auth = await bearer(app)
   const missing = await app.inject({ method: 'POST', url: '/v1/notifications/verify-webhook-signature', headers: auth, payload: { transmission_id: '' } })
   t.equal(missing.statusCode, 400)
@@ -101,7 +105,7 @@ t.test('verify-webhook-signature validation', async (t) => {
 })
 
 t.test('the certificate is public; unknown ones are 404', async (t) => {
-  const app = simulator(t)
+  const app = shared
   const url = new URL(app.simulator.webhooks.certificateUrl())
   const certificate = await app.inject({ url: url.pathname })
   t.equal(certificate.statusCode, 200)
