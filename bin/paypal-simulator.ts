@@ -1,4 +1,4 @@
-import { runPaypalSimulatorCli } from '../gateways/paypal-rest/simulator/cli.ts'
+import { runPaypalSimulatorCli } from '../simulators/paypal/cli.ts'
 import type { CliIo } from './commands.ts'
 
 const USAGE = 'Usage: paywire paypal-simulator\n' +

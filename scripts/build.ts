@@ -1,8 +1,8 @@
 // npm run build (and npm pack, through prepack): compiles the library to dist/ with
 // tsconfig.build.json, then does what tsc does not: copies the HTML templates next to the
 // modules that read them (new URL('./templates/', import.meta.url)), and rewrites the
-// relative '.ts' specifiers tsc leaves in declaration files (TypeScript reads them, other
-// tools that follow .d.ts imports do not) to the '.js' files that exist.
+// relative '.ts' specifiers tsc leaves in declaration files (imports and module augmentations:
+// TypeScript reads them, other tools that follow .d.ts imports do not) to the '.js' files that exist.
 import { execFileSync } from 'node:child_process'
 import { chmodSync, cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -18,12 +18,12 @@ function filesUnder (dir: string, extension: string): string[] {
     .map((file) => join(dir, file))
 }
 
-const RELATIVE_TS_SPECIFIER = /(\bfrom\s+|\bimport\s*\(\s*)(['"])(\.{1,2}\/[^'"]+)\.ts\2/g
+const RELATIVE_TS_SPECIFIER = /(\bfrom\s+|\bimport\s*\(\s*|\bdeclare\s+module\s+)(['"])(\.{1,2}\/[^'"]+)\.ts\2/g
 
 rmSync(dist, { recursive: true, force: true })
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' })
-const assets = ['plugins', 'gateways'].flatMap((dir) => filesUnder(join(root, dir), '.html'))
+const assets = ['plugins', 'gateways', 'simulators'].flatMap((dir) => filesUnder(join(root, dir), '.html'))
 for (const file of assets) cpSync(file, join(dist, relative(root, file)))
 for (const file of filesUnder(dist, '.d.ts')) {
   const text = readFileSync(file, 'utf8')

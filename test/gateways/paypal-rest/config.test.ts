@@ -153,7 +153,7 @@ t.test('webhook options', async (t) => {
 
 t.test('webhook_trust_anchors: PEM certificates (one string or a list), checked at boot; none means Node\'s bundled roots', async (t) => {
   const { generateKeyPairSync } = await import('node:crypto')
-  const { issueCertificate } = await import('../../../gateways/paypal-rest/simulator/certificate.ts')
+  const { issueCertificate } = await import('../../../simulators/paypal/runtime/certificate.ts')
   const ca = (name: string) => {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
     return issueCertificate({ publicKey, commonName: name, issuerName: name, issuerKey: privateKey, notBefore: new Date(), ca: true })

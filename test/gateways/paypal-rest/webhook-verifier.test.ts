@@ -1,6 +1,6 @@
 import t from 'tap'
 import { PaypalRestApi, PaypalRestConfig, PaypalWebhookVerifier } from '../../../gateways/paypal-rest/index.ts'
-import type { WebhookSignatureHeaders } from '../../../gateways/paypal-rest/simulator/index.ts'
+import type { WebhookSignatureHeaders } from '../../../simulators/paypal/index.ts'
 import type { HttpRequestData } from '../../../plugins/core/index.ts'
 import { CapturingLogger, ScriptedHttpClient, type Teardown } from './fixtures/recorders.ts'
 import { startPaypal, type PaypalFixture } from './fixtures/shop.ts'

@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
-import type { WebhookDelivery } from '../../../gateways/paypal-rest/simulator/index.ts'
+import type { WebhookDelivery } from '../../../simulators/paypal/index.ts'
 import { Payment } from '../../../plugins/core/index.ts'
 import { CapturingLogger, type Teardown } from './fixtures/recorders.ts'
 import {

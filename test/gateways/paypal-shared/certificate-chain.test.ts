@@ -1,7 +1,7 @@
 import { generateKeyPairSync, X509Certificate } from 'node:crypto'
 import t from 'tap'
 import { bundledRootCertificates, chainsToAnchor, parseCertificates } from '../../../gateways/paypal-shared/certificate-chain.ts'
-import { issueCertificate } from '../../../gateways/paypal-rest/simulator/certificate.ts'
+import { issueCertificate } from '../../../simulators/paypal/runtime/certificate.ts'
 
 const notBefore = new Date(Date.now() - 60_000)
 const now = Date.now()
