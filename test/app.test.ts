@@ -29,7 +29,7 @@ t.test('the checkout page lists the gateways and runs the preparation procedure'
   const capture = await app.inject({ url: pathOf(checkout.headers.location) })
   t.equal(capture.statusCode, 302)
   const done = await app.inject({ url: pathOf(capture.headers.location), headers: { accept: 'text/html' } })
-  t.match(done.body, '<span class="status">captured</span>')
+  t.match(done.body, '<span class="status" data-status="captured">Paid</span>')
   t.match(done.body, '€12.50')
 })
 
