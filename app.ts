@@ -56,6 +56,11 @@ export async function buildDemoShop (options: DemoShopOptions = {}): Promise<Fas
   app.paywire.on('payment.captured', function orderPaid (event) {
     app.log.info({ order: event.payment.number, event: event.id }, `order ${event.payment.number ?? event.payment.id} paid`)
   })
+  for (const type of ['payment.canceled', 'payment.failed'] as const) {
+    app.paywire.on(type, function orderNotPaid (event) {
+      app.log.info({ order: event.payment.number, event: event.id }, `order ${event.payment.number ?? event.payment.id} not paid: payment ${event.status}`)
+    })
+  }
 
   // 4. GraphQL: createPayment for frontends; back-office operations stay denied (no authorize option).
   // No GraphiQL: its page loads its scripts from a CDN, and is blank without internet.

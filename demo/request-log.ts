@@ -33,9 +33,9 @@ function outcome (step: string, request: FastifyRequest, reply: FastifyReply): s
   }
   if (status === 429) return 'refused: too many attempts'
   if (status === 404) return 'not found'
-  if (status === 409) return step === 'webhook' ? 'the payment was busy: the provider sends it again' : 'the payment was busy: the buyer waits'
+  if (status === 409) return step === 'webhook' ? 'payment busy, the provider sends it again' : 'payment busy, the buyer waits'
   if (status >= 500) return `failed (${status})`
-  if (status >= 400) return `refused (${status})`
+  if (status >= 400) return step === 'checkout' ? `form refused (${status})` : `refused (${status})`
   if (step === 'webhook') return 'handled'
   if (step === 'done') return 'result shown'
   return step === 'checkout page' ? 'shown' : `answered (${status})`
