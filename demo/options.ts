@@ -35,5 +35,5 @@ export function serverOptions (options: DemoShopOptions): FastifyServerOptions {
   const logger = options.logger === undefined || options.logger === false || options.logger === true
     ? options.logger ?? false
     : { ...options.logger, serializers: { ...paywireLogSerializers, ...options.logger.serializers } }
-  return { logger, logController: new DemoLogController() }
+  return { logger, logController: new DemoLogController(options.baseUrl) }
 }

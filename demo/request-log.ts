@@ -18,18 +18,18 @@ function stepOf (request: FastifyRequest): { step: string, gateway?: string } {
   return { step: `${request.method} ${path.slice(0, 100)}` }
 }
 
-/** Where a redirect sends the buyer. */
-function destination (request: FastifyRequest, location: string): string {
+/** Where a redirect sends the buyer: the shop is the address asked for, or its public one (baseUrl). */
+function destination (request: FastifyRequest, location: string, shopHost: string | undefined): string {
   const target = new URL(location, `${request.protocol}://${request.host}`)
-  if (target.host !== request.host) return 'the payment provider'
+  if (target.host !== request.host && target.host !== shopHost) return 'the payment provider'
   return target.pathname.startsWith('/payment/') ? `the ${target.pathname.split('/')[2] ?? ''} page` : 'the shop'
 }
 
-function outcome (step: string, request: FastifyRequest, reply: FastifyReply): string {
+function outcome (step: string, request: FastifyRequest, reply: FastifyReply, shopHost: string | undefined): string {
   const status = reply.statusCode
   const location = reply.getHeader('location')
   if (status >= 300 && status < 400 && typeof location === 'string') {
-    return step === 'checkout' ? 'payment stored, buyer sent to pay' : `buyer sent to ${destination(request, location)}`
+    return step === 'checkout' ? 'payment stored, buyer sent to pay' : `buyer sent to ${destination(request, location, shopHost)}`
   }
   if (status === 429) return 'refused: too many attempts'
   if (status === 404) return 'not found'
@@ -43,6 +43,15 @@ function outcome (step: string, request: FastifyRequest, reply: FastifyReply): s
 
 /** Fastify's request lines, replaced: nothing when a request arrives, one line when it is answered. */
 export class DemoLogController extends LogController {
+  readonly #shopHost: string | undefined
+
+  /** `baseUrl`: the shop's public origin, when it is not the address requests arrive at. */
+  constructor (baseUrl?: string) {
+    super()
+    // A malformed one is left to the paywire plugin, which refuses it by name.
+    this.#shopHost = baseUrl !== undefined && URL.canParse(baseUrl) ? new URL(baseUrl).host : undefined
+  }
+
   override incomingRequest (): void {}
 
   override requestCompleted (error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
@@ -50,6 +59,6 @@ export class DemoLogController extends LogController {
     if (error !== null && error !== undefined) return super.requestCompleted(error, request, reply)
     const { step, gateway } = stepOf(request)
     request.log.info({ step, gateway, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      `${step}${gateway === undefined ? '' : ` (${gateway})`}: ${outcome(step, request, reply)}`)
+      `${step}${gateway === undefined ? '' : ` (${gateway})`}: ${outcome(step, request, reply, this.#shopHost)}`)
   }
 }

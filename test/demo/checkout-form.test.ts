@@ -53,3 +53,24 @@ t.test('another site cannot post the checkout form', async (t) => {
   const noBrowser = await app.inject({ method: 'POST', url: '/checkout', payload: 'amount=1&currency=EUR&gateway=offline', headers: FORM })
   t.equal(noBrowser.statusCode, 302, 'clients that send no Origin (curl) are not browsers: no cookie to ride on')
 })
+
+t.test('an amount below one minor unit (zero, negative) is refused on the form, with what the buyer typed', async (t) => {
+  const app = await buildDemoShop({ baseUrl: 'https://shop.example', paypal: false })
+  t.teardown(() => app.close())
+  const cases: Array<[string, string, string]> = [
+    ['amount=0&currency=EUR&gateway=offline', 'Please enter an amount of at least 0.01 EUR.', 'value="0"'],
+    ['amount=0,00&currency=EUR&gateway=offline', 'Please enter an amount of at least 0.01 EUR.', 'value="0,00"'],
+    ['amount=-5&currency=EUR&gateway=offline', 'Please enter an amount of at least 0.01 EUR.', 'value="-5"'],
+    ['amount=0&currency=JPY&gateway=offline', 'Please enter an amount of at least 1 JPY.', '<option selected>JPY</option>'],
+    ['amount=-0.5&currency=JPY&gateway=offline', '-0.5 is not a valid amount in JPY.', 'value="-0.5"']
+  ]
+  for (const [payload, message, kept] of cases) {
+    const page = await app.inject({ method: 'POST', url: '/checkout', payload, headers: FORM })
+    t.equal(page.statusCode, 400, payload)
+    t.match(page.body, `<p class="error" role="alert">${message}</p>`)
+    t.match(page.body, kept, 'the form as the buyer filled it')
+  }
+  t.same(await app.paywire.getStorage(Payment).findBy({}), [], 'no payment of nothing')
+  const cent = await app.inject({ method: 'POST', url: '/checkout', payload: 'amount=0.01&currency=EUR&gateway=offline', headers: FORM })
+  t.equal(cent.statusCode, 302, 'one cent is a payment')
+})

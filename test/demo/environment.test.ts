@@ -26,3 +26,32 @@ t.test('npm start explains what to change when it cannot start', async (t) => {
     t.notMatch(startupMessage(error), 'canary-secret')
   }
 })
+
+t.test('a DATABASE_URL that is not PostgreSQL\'s is refused by name', async (t) => {
+  const saved = { ...process.env }
+  t.teardown(() => { process.env = saved })
+  process.env = envWith({ DATABASE_URL: 'mysql://shop@127.0.0.1/shop' }, ['PORT', 'LOG_LEVEL', 'REDIS_URL', 'PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET'])
+  t.throws(() => readEnvironment(), { name: 'DemoConfigError', message: /^DATABASE_URL must start with postgres:\/\/ or postgresql:\/\/ .*not mysql:\.$/ })
+})
+
+t.test('every setting read, empty ones as unset; PayPal credentials replace the simulator', async (t) => {
+  const saved = { ...process.env }
+  t.teardown(() => { process.env = saved })
+  const settings = [
+    ['PORT', '0'], ['HOST', '0.0.0.0'], ['LOG_LEVEL', 'warn'], ['REDIS_URL', ''], ['DATABASE_URL', 'postgresql://shop@127.0.0.1/shop'], ['DATABASE_SCHEMA', 'shop'],
+    ['BASE_URL', 'https://shop.example'], ['PAYPAL_CLIENT_ID', 'id'], ['PAYPAL_CLIENT_SECRET', 'secret'], ['PAYPAL_MODE', 'live'], ['PAYPAL_WEBHOOK_ID', 'WH-1'], ['PAYPAL_CHECKOUT_WEBHOOK_ID', 'WH-2']
+  ]
+  process.env = envWith(Object.fromEntries(settings))
+  t.same(readEnvironment(), {
+    port: 0,
+    host: '0.0.0.0',
+    logLevel: 'warn',
+    redisUrl: undefined,
+    databaseUrl: 'postgresql://shop@127.0.0.1/shop',
+    databaseSchema: 'shop',
+    baseUrl: 'https://shop.example',
+    paypal: { clientId: 'id', clientSecret: 'secret', mode: 'live', webhookId: 'WH-1', checkoutWebhookId: 'WH-2' }
+  })
+  process.env.PAYPAL_MODE = 'sandbox-ish'
+  t.match(readEnvironment().paypal, { mode: 'sandbox' }, 'anything but live is the sandbox')
+})

@@ -26,3 +26,32 @@ t.test('the shop\'s own error answers never carry internal messages', async (t) 
   const notFound = await app.inject({ url: '/nowhere', headers: { accept: 'application/json' } })
   t.equal(notFound.statusCode, 404)
 })
+
+t.test('a browser gets a page for a wrong address and for GET /checkout; an API client gets coded JSON', async (t) => {
+  const app = await buildDemoShop({ baseUrl: 'https://shop.example', paypal: false })
+  t.teardown(() => app.close())
+  const missing = await app.inject({ url: '/nowhere?x=1', headers: { accept: 'text/html' } })
+  t.equal(missing.statusCode, 404)
+  t.match(missing.headers['content-type'], /^text\/html/)
+  t.match(missing.body, '<h1>Page not found</h1>')
+  t.match(missing.body, '<a class="shop" href="/">Back to the shop</a>')
+  t.same((await app.inject({ url: '/nowhere?x=1', headers: { accept: 'application/json' } })).json(),
+    { statusCode: 404, code: 'DEMO_ERR_NOT_FOUND', message: 'No page at GET /nowhere.' })
+  for (const accept of ['text/html', '*/*']) {
+    const form = await app.inject({ url: '/checkout', headers: { accept } })
+    t.equal(form.statusCode, 200, `GET /checkout (${accept}) is the form`)
+    t.match(form.headers['content-type'], /^text\/html/)
+    t.match(form.body, '<form method="post" action="/checkout">')
+  }
+})
+
+t.test('a client mistake outside the form keeps its message, on the shop\'s page', async (t) => {
+  const app = await buildDemoShop({ baseUrl: 'https://shop.example', paypal: false })
+  t.teardown(() => app.close())
+  app.get('/teapot', async () => { throw Object.assign(new Error('I am a teapot'), { statusCode: 418 }) })
+  const page = await app.inject({ url: '/teapot', headers: { accept: 'text/html' } })
+  t.equal(page.statusCode, 418)
+  t.match(page.body, '<p class="error" role="alert">I am a teapot</p>')
+  t.match(page.body, 'value="19.99"', 'a fresh form')
+  t.same((await app.inject({ url: '/teapot', headers: { accept: 'application/json' } })).json(), { statusCode: 418, code: 'DEMO_ERR_REQUEST', message: 'I am a teapot' })
+})

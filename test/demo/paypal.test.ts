@@ -106,3 +106,15 @@ async function approveOnPaypal (approvalUrl: URL): Promise<string> {
   await approved.body.dump()
   return String(approved.headers.location)
 }
+
+t.test('with credentials, both PayPal gateways are built for PayPal itself, and no simulator starts', async (t) => {
+  const app = await buildDemoShop({ paypal: { clientId: 'id', clientSecret: 'secret', webhookId: '1JE4291016473214C', checkoutWebhookId: '8PT597110X687430L' } })
+  t.teardown(() => app.close())
+  await app.ready()
+  t.equal(app.paypalSimulator, undefined)
+  t.same(app.paywire.getGatewayNames(), ['offline', 'paypal', 'paypal-checkout'])
+  const sandbox = await buildDemoShop({ paypal: { clientId: 'id', clientSecret: 'secret' } })
+  t.teardown(() => sandbox.close())
+  await sandbox.ready()
+  t.ok(sandbox.paywire.hasGateway('paypal-checkout'), 'the webhook ids are optional')
+})

@@ -31,3 +31,24 @@ t.test('rate limits: payment creation, the token routes and the webhook route, e
   t.same(hooks, [400, 400, 429], 'webhooks too')
   t.equal((await app.inject({ url: '/' })).statusCode, 200, 'the checkout page is not starved by the others')
 })
+
+t.test('a limited browser reads what to do in a sentence, an API client gets a coded answer', async (t) => {
+  const app = await buildDemoShop({ baseUrl: 'https://shop.example', paypal: false, rateLimits: { checkout: 1, payment: 1 } })
+  t.teardown(() => app.close())
+  const checkout = (headers: Record<string, string> = {}) => app.inject({ method: 'POST', url: '/checkout', payload: 'amount=1&currency=EUR&gateway=offline', headers: { ...FORM, ...headers } })
+  const first = await checkout()
+  const page = await checkout({ accept: 'text/html' })
+  t.equal(page.statusCode, 429)
+  t.match(page.headers['content-type'], /^text\/html/)
+  t.match(page.body, '<h1>Too many attempts</h1>')
+  t.match(page.body, '<p class="message">Too many attempts; please wait a minute and try again.</p>')
+  t.match(page.body, '<a class="shop" href="/">Back to the shop</a>')
+  t.notMatch(page.body, /Rate limit exceeded|retry in \d+/, 'no countdown in a library\'s words')
+  t.same((await checkout({ accept: 'application/json' })).json(), { statusCode: 429, code: 'DEMO_ERR_RATE_LIMITED', message: 'Too many attempts; please wait a minute and try again.' })
+
+  const capture = new URL(String(first.headers.location)).pathname
+  await app.inject({ url: capture })
+  const buyerPage = await app.inject({ url: capture, headers: { accept: 'text/html' } })
+  t.equal(buyerPage.statusCode, 429)
+  t.match(buyerPage.body, 'Too many attempts; please wait a minute and try again.', 'Paywire\'s buyer pages say the same')
+})
