@@ -4,7 +4,6 @@ import { Redis } from 'ioredis'
 import t from 'tap'
 import { request } from 'undici'
 import { buildDemoShop } from '../app.ts'
-import { Payment } from '../plugins/core/index.ts'
 import { envWith, spawnUncovered } from './helpers/child-process.ts'
 import { DATABASE_URL, testPostgres } from './plugins/postgres/fixtures.ts'
 
@@ -20,7 +19,7 @@ t.test('the checkout page lists the gateways and runs the preparation procedure'
   t.teardown(() => app.close())
   const page = await app.inject({ url: '/' })
   t.equal(page.statusCode, 200)
-  t.match(page.body, '<select id="gateway" name="gateway"><option>offline</option>')
+  t.match(page.body, '<select id="gateway" name="gateway"><option value="offline">Pay by bank transfer (offline)</option>', 'each gateway in the buyer\'s words')
   t.match(page.body, '<label for="amount">Amount</label>')
 
   const checkout = await app.inject({ method: 'POST', url: '/checkout', payload: 'amount=12,50&currency=EUR&gateway=offline&description=Mug', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
@@ -29,7 +28,7 @@ t.test('the checkout page lists the gateways and runs the preparation procedure'
   const capture = await app.inject({ url: pathOf(checkout.headers.location) })
   t.equal(capture.statusCode, 302)
   const done = await app.inject({ url: pathOf(capture.headers.location), headers: { accept: 'text/html' } })
-  t.match(done.body, '<span class="status">captured</span>')
+  t.match(done.body, '<span class="status" data-status="captured">Paid</span>')
   t.match(done.body, 'â‚¬12.50')
 })
 
@@ -45,25 +44,6 @@ t.test('the shop ships on payment.captured: its event handler logs "order DEMO-â
   const paid = lines.filter((line) => /paid$/.test(String(line.msg)))
   t.match(paid, [{ level: 30, msg: /^order DEMO-[0-9A-Z]+-[0-9A-F]{10} paid$/, order: /^DEMO-/, event: /^[0-9a-f-]{36}$/ }])
   t.equal(paid.length, 1)
-})
-
-t.test('bad checkout input gets the form back with a message, never a payment', async (t) => {
-  const app = await buildDemoShop({ baseUrl: 'https://shop.example' })
-  t.teardown(() => app.close())
-  const cases: Array<[string, string]> = [
-    ['amount=abc&currency=EUR&gateway=offline', 'Please enter an amount'],
-    ['amount=12.5&currency=JPY&gateway=offline', '12.5 is not a valid amount in JPY'],
-    ['amount=1&currency=XQQ&gateway=offline', 'not a valid amount in XQQ'],
-    ['amount=1&currency=EUR&gateway=bitcoin', 'Unknown payment method'],
-    ['amount=1', 'Please enter an amount']
-  ]
-  for (const [payload, message] of cases) {
-    const response = await app.inject({ method: 'POST', url: '/checkout', payload, headers: { 'content-type': 'application/x-www-form-urlencoded' } })
-    t.equal(response.statusCode, 400, payload)
-    t.match(response.body, message)
-    t.match(response.body, 'role="alert"')
-  }
-  t.same(await app.paywire.getStorage(Payment).findBy({}), [], 'nothing stored')
 })
 
 t.test('REDIS_URL switches tokens and payments to Redis', async (t) => {
@@ -86,38 +66,6 @@ t.test('REDIS_URL switches tokens and payments to Redis', async (t) => {
   const records = await redis.keys(`${prefix}*:model:Payment:*`)
   t.equal(records.length, 1)
   t.match(JSON.parse((await redis.get(records[0] as string) as string).replace(/^\d+ /, '')), { totalAmount: 500, currencyCode: 'JPY', details: { status: 'captured' } })
-})
-
-t.test('the demo\'s paypal gateway runs the whole redirect flow against the in-process simulator, webhooks included', async (t) => {
-  const app = await buildDemoShop()
-  t.teardown(() => app.close())
-  const address = await app.listen({ port: 0, host: '127.0.0.1' })
-  const checkout = await request(`${address}/checkout`, { method: 'POST', body: 'amount=7.50&currency=EUR&gateway=paypal', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
-  await checkout.body.dump()
-  const toPaypal = await request(String(checkout.headers.location))
-  await toPaypal.body.dump()
-  t.equal(toPaypal.statusCode, 302)
-  const approvalUrl = new URL(String(toPaypal.headers.location))
-  const page = await (await request(approvalUrl)).body.text()
-  t.match(page, '7.50')
-  const token = /name="token" value="([^"]+)"/.exec(page)?.[1] as string
-  const approved = await request(new URL('/cgi-bin/webscr', approvalUrl), {
-    method: 'POST', body: `cmd=_express-checkout&token=${token}&decision=approve`, headers: { 'content-type': 'application/x-www-form-urlencoded' }
-  })
-  await approved.body.dump()
-  t.equal(approved.statusCode, 302)
-  t.match(String(approved.headers.location), `${address}/payment/capture/`)
-  const back = await request(String(approved.headers.location))
-  await back.body.dump()
-  t.equal(back.statusCode, 302)
-  const done = await request(String(back.headers.location))
-  t.match(await done.body.json(), { status: 'captured', payment: { totalAmount: 750, currencyCode: 'EUR' } })
-
-  const webhooks = app.paypalSimulator?.simulator.webhooks
-  await webhooks?.waitForIdle()
-  const deliveries = webhooks?.deliveries() ?? []
-  t.ok(deliveries.length > 0, 'the simulator delivered webhooks to the shop')
-  t.ok(deliveries.every((delivery) => delivery.attempts.at(-1)?.statusCode === 204), 'the shop verified and accepted each one')
 })
 
 t.test('DATABASE_URL keeps payments in PostgreSQL; with REDIS_URL too, tokens stay in Redis', async (t) => {
@@ -172,31 +120,4 @@ t.test('npm start serves the shop on embedded defaults and completes a payment',
   await once(child, 'close')
   t.match(output, 'SIGTERM received, closing')
   t.notMatch(output, /"level":50/, 'no error was logged')
-})
-
-t.test('the demo offers PayPal (Orders v2) beside PayPal (v1): the paypal-checkout gateway pays through the simulator', async (t) => {
-  const app = await buildDemoShop()
-  t.teardown(() => app.close())
-  const address = await app.listen({ port: 0, host: '127.0.0.1' })
-  t.match(await (await request(`${address}/`)).body.text(), 'paypal-checkout')
-  const checkout = await request(`${address}/checkout`, { method: 'POST', body: 'amount=7.50&currency=EUR&gateway=paypal-checkout', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
-  await checkout.body.dump()
-  const toPaypal = await request(String(checkout.headers.location))
-  await toPaypal.body.dump()
-  const payerAction = new URL(String(toPaypal.headers.location))
-  t.equal(payerAction.pathname, '/checkoutnow')
-  const token = payerAction.searchParams.get('token') as string
-  const approved = await request(new URL('/checkoutnow', payerAction), {
-    method: 'POST', body: `token=${token}&decision=approve`, headers: { 'content-type': 'application/x-www-form-urlencoded' }
-  })
-  await approved.body.dump()
-  const back = await request(String(approved.headers.location))
-  await back.body.dump()
-  const done = await request(String(back.headers.location))
-  t.match(await done.body.json(), { status: 'captured', payment: { totalAmount: 750, currencyCode: 'EUR' } })
-  const webhooks = app.paypalSimulator?.simulator.webhooks
-  await webhooks?.waitForIdle()
-  const deliveries = webhooks?.deliveries().filter((delivery) => delivery.url.endsWith('/paypal-checkout')) ?? []
-  t.same(deliveries.map((delivery) => delivery.eventType).sort(), ['CHECKOUT.ORDER.APPROVED', 'PAYMENT.CAPTURE.COMPLETED'])
-  t.ok(deliveries.every((delivery) => delivery.attempts.at(-1)?.statusCode === 204), 'the shop verified and accepted each one')
 })

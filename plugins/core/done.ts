@@ -49,6 +49,25 @@ export function statusMessage (status: string): readonly [heading: string, messa
   return STATUS_MESSAGES[status] ?? STATUS_MESSAGES.unknown as readonly [string, string]
 }
 
+/** The status in a buyer's words, for the done page's Status row ("Paid", not "captured"). */
+export const STATUS_LABELS: Readonly<Record<string, string>> = {
+  captured: 'Paid',
+  authorized: 'Authorized, to be collected',
+  payedout: 'Paid out',
+  pending: 'Payment pending',
+  refunded: 'Refunded',
+  canceled: 'Canceled',
+  failed: 'Not paid',
+  expired: 'Expired',
+  suspended: 'On hold',
+  new: 'Not started',
+  unknown: 'Unknown'
+}
+
+export function statusLabel (status: string): string {
+  return STATUS_LABELS[status] ?? STATUS_LABELS.unknown as string
+}
+
 /**
  * What went back, when the gateway told the amounts: "Refunded 5.00 EUR of 19.99 EUR.", so
  * a partial refund reads as partial. Undefined when nothing went back.

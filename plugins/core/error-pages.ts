@@ -80,7 +80,7 @@ async function pageContent (error: FastifyError, statusCode: number, code: strin
   const doneUrl = state?.afterUrl !== null && state?.afterUrl !== undefined && state.charge !== 'not-charged' ? state.afterUrl : undefined
   const charge = state?.charge ?? (statusCode >= 500 ? 'unknown' : undefined)
   if (code === 'PAYWIRE_ERR_PROVIDER') {
-    return { heading: 'The payment provider could not complete your payment', message: 'The provider refused or did not answer. Please try again in a moment.', charge, retryUrl, doneUrl, code }
+    return { heading: 'The payment provider could not complete your payment', message: 'The provider refused or did not answer. Reload this page in a moment to try again: reloading never charges you twice, so please do not start a new payment.', charge, retryUrl, doneUrl, code }
   }
   if (statusCode >= 500) {
     return { heading: 'Something went wrong', message: 'We could not complete this step because of a problem on our side.', charge, retryUrl, doneUrl, code }

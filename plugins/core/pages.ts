@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import type { FastifyRequest } from 'fastify'
 import { TemplateRenderer, escapeHtml, findCurrency, formatMinorUnits, type TemplatePaths } from './engine/index.ts'
-import { DONE_FIELDS, moneyBackMessage, statusMessage, type DoneField } from './done.ts'
+import { DONE_FIELDS, moneyBackMessage, statusLabel, statusMessage, type DoneField } from './done.ts'
 import type { DoneResponse } from './schemas.ts'
 
 /*
@@ -156,6 +156,7 @@ export class BuyerPages {
       heading,
       message,
       status: payload.status,
+      statusLabel: statusLabel(payload.status),
       number,
       amount: this.formatAmount(totalAmount, currencyCode, locale),
       currencyCode: currencyCode ?? '',

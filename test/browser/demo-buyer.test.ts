@@ -1,14 +1,17 @@
 /*
  * A buyer with a real browser (Debian's Chromium through playwright-core) walks the demo
  * shop: offline pay, PayPal approve, cancel and decline on the simulator's page, the back
- * button after paying, an expired link. Assertions are on what the page says.
+ * button after paying, an expired link, a wrong address, too many attempts, PayPal failing.
+ * Assertions are on what the page says; the last three pages are also saved as screenshots in
+ * the test's own directory (kept with `npx tap --save-fixture`), to be looked at.
  */
+import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import t from 'tap'
 import { buildDemoShop } from '../../app.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 
 const app = await buildDemoShop({ rateLimits: false })
 t.teardown(() => app.close())
@@ -131,4 +134,49 @@ t.test('PayPal: a return opened twice at once (two browsers), then reloaded: one
   t.equal(await heading(first), 'Thank you', 'a reload of the used return shows the result')
   t.match(first.url(), `${origin}/payment/done/`)
   t.equal(simulator?.counters().paymentsExecuted, executed + 1, 'PayPal executed the payment once')
+})
+
+t.test('a wrong address is a page with a way back to the shop', async (t) => {
+  const page = await buyer(t)
+  const response = await page.goto(`${origin}/no-such-page`)
+  t.equal(response?.status(), 404)
+  t.equal(await heading(page), 'Page not found')
+  t.equal(await page.textContent('.message'), 'There is no page at this address. The shop is one click away.')
+  await page.screenshot({ path: join(t.testdir(), 'not-found.png'), fullPage: true })
+  await page.click('a.shop')
+  t.equal(page.url(), `${origin}/`)
+})
+
+t.test('too many attempts: a sentence saying what to do, not a countdown', async (t) => {
+  const strict = await buildDemoShop({ paypal: false, rateLimits: { checkout: 1 } })
+  t.teardown(() => strict.close())
+  const strictOrigin = await strict.listen({ port: 0, host: '127.0.0.1' })
+  const page = await buyer(t)
+  for (const attempt of [1, 2]) {
+    await page.goto(`${strictOrigin}/`)
+    await page.fill('#amount', '5')
+    await page.click('button[type=submit]')
+    if (attempt === 1) t.equal(await heading(page), 'Thank you')
+  }
+  t.equal(await heading(page), 'Too many attempts')
+  t.equal(await page.textContent('.message'), 'Too many attempts; please wait a minute and try again.')
+  await page.screenshot({ path: join(t.testdir(), 'rate-limited.png'), fullPage: true })
+})
+
+t.test('PayPal failing: the page says nothing was charged and to reload it; reloading later pays once', async (t) => {
+  const page = await buyer(t)
+  const simulator = app.paypalSimulator?.simulator
+  // Every attempt the gateway makes at creating the PayPal payment fails, retries included.
+  simulator?.faults.inject({ kind: 'error', status: 503, method: 'POST', path: '/v1/payments/payment', times: 100 })
+  t.teardown(() => simulator?.faults.clear())
+  await checkout(page, { amount: '8.40', currency: 'EUR', gateway: 'paypal' })
+  t.equal(await heading(page), 'The payment provider could not complete your payment')
+  t.match(await page.textContent('.message'), 'Reload this page in a moment to try again: reloading never charges you twice')
+  t.equal(await page.textContent('.charge'), 'Nothing was charged.')
+  await page.screenshot({ path: join(t.testdir(), 'provider-failure.png'), fullPage: true })
+  simulator?.faults.clear()
+  await page.reload()
+  t.match(await page.textContent('body'), '8.40 EUR', 'the reload went on to PayPal\'s page')
+  await page.click('button[value=approve]')
+  t.equal(await heading(page), 'Thank you')
 })

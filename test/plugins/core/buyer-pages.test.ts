@@ -43,6 +43,7 @@ t.test('a provider failure says nothing was charged and offers to try again', as
   t.equal(page.statusCode, 502)
   t.match(page.body, '<h1>The payment provider could not complete your payment</h1>')
   t.match(page.body, 'Nothing was charged.')
+  t.match(page.body, 'Reload this page in a moment to try again: reloading never charges you twice', 'how to try again')
   t.match(page.body, `<a class="retry" href="${new URL(token.targetUrl).pathname}">Try again</a>`)
   const retry = await app.inject({ url: new URL(token.targetUrl).pathname, headers: BROWSER })
   t.equal(retry.statusCode, 302, 'trying again works')

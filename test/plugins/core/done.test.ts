@@ -39,6 +39,8 @@ t.test('the HTML page is readable, escaped, and formats the amount for the curre
   const request = (language?: string) => ({ headers: language === undefined ? {} : { 'accept-language': language } }) as never
   const html = await pages.done({ status: 'pending', message: '', payment: { number: '<b>N1</b>', totalAmount: 1000, currencyCode: 'JPY' } }, request())
   t.match(html, '<h1>Payment pending</h1>')
+  t.match(html, '<span class="status" data-status="pending">Payment pending</span>', 'the status in the buyer\'s words; the word itself for scripts')
+  t.match(await pages.done({ status: 'lost-in-space' as never, message: '', payment: {} }, request()), '<span class="status" data-status="lost-in-space">Unknown</span>')
   t.match(html, 'Your payment is being processed.')
   t.match(html, '&lt;b&gt;N1&lt;/b&gt;')
   t.match(html, '¥1,000')

@@ -107,7 +107,7 @@ t.test('a full capture over HTTP keeps the payment and its tokens in Redis', asy
   t.equal(done.statusCode, 200)
   t.match(done.json(), { status: 'captured', payment: { number: payment.number, totalAmount: 2500, currencyCode: 'EUR' } })
   const page = await shop.app.inject({ url: new URL(token.afterUrl as string).pathname, headers: { accept: 'text/html' } })
-  t.match(page.body, '<span class="status">captured</span>')
+  t.match(page.body, '<span class="status" data-status="captured">Paid</span>')
   t.equal(await client.exists(tokenKey(token.afterUrl)), 1, 'the done page can be read again')
   t.equal((await shop.app.paywire.getStorage(Payment).findBy({ number: payment.number }))[0]?.details.status, 'captured')
 })
@@ -181,7 +181,7 @@ t.test('two instances on one Redis work as one', async (t) => {
 
   const done = await visit(first, token.afterUrl, 'text/html')
   t.equal(done.statusCode, 200)
-  t.match(done.text, '<span class="status">captured</span>', 'the done page of the first reads captured')
+  t.match(done.text, '<span class="status" data-status="captured">Paid</span>', 'the done page of the first reads captured')
   t.equal((await visit(first, token.targetUrl)).statusCode, 303, 'spent for the first instance too')
   t.equal((await first.app.paywire.getStorage(Payment).find(payment.id as string))?.details.status, 'captured')
 })
