@@ -74,7 +74,7 @@ export function reauthorize (orders: Orders, authorization: StoredAuthorization,
     throw unprocessable('REAUTHORIZATION_TOO_SOON')
   }
   const amount = amountMinor ?? authorization.amountMinor
-  if (amount > Math.min(Math.floor(authorization.amountMinor * 1.15), authorization.amountMinor + 7500)) throw unprocessable('MAX_CAPTURE_AMOUNT_EXCEEDED')
+  if (amount > Math.min(Math.floor(authorization.amountMinor * 115 / 100), authorization.amountMinor + 7500)) throw unprocessable('MAX_CAPTURE_AMOUNT_EXCEEDED')
   orders.store.counters.reauthorizations++
   const renewed: StoredAuthorization = {
     id: newTransactionId(),
