@@ -1,18 +1,22 @@
 import type { FastifyInstance } from 'fastify'
 import type { OrdersControl } from './orders-v2/control.ts'
+import { installDisputesApi } from './disputes/index.ts'
+import type { DisputesControl } from './disputes/index.ts'
 import { installOrdersApi } from './orders-v2/index.ts'
 import { installPaymentsApi } from './payments-v1/index.ts'
 import type { PaymentsControl, PaymentsCounters } from './payments-v1/types.ts'
 import { createSimulatorServer } from './runtime/server.ts'
+import { LEGACY_BEHAVIOURS } from './runtime/types.ts'
 import type { PaypalSimulatorOptions, RuntimeControl, RuntimeCounters } from './runtime/types.ts'
 
 export { DEFAULT_SIMULATOR_CLIENT } from './runtime/store.ts'
+export { LEGACY_BEHAVIOURS } from './runtime/types.ts'
 export { PAYPAL_ERRORS } from './payments-v1/errors.ts'
 export type { PaypalErrorBody, PaypalErrorDetail, PaypalErrorName } from './payments-v1/errors.ts'
 export type { OAuthErrorBody } from './runtime/errors.ts'
 export { crc32, signedMessage } from './runtime/signatures.ts'
 export type {
-  FaultControl, FaultRule, FaultWhen, HeldRequests, HoldFailStatus, HoldRule, Link, PaypalSimulatorOptions, RequestFilter,
+  ClockControl, FaultControl, FaultRule, LegacyBehaviour, FaultWhen, HeldRequests, HoldFailStatus, HoldRule, Link, PaypalSimulatorOptions, RequestFilter,
   SignOptions, SimulatorBuyer, SimulatorClient, SimulatorRequest, WebhookControl, WebhookDelivery, WebhookDeliveryAttempt,
   WebhookDeliveryOptions, WebhookEvent, WebhookRegistration, WebhookSignatureHeaders, WebhookSubscription
 } from './runtime/types.ts'
@@ -20,7 +24,8 @@ export type {
   AmountResource, ApprovalResult, ApproveOptions, BuyerOutcome, PayerInfoResource, PaymentResource, RefundResource,
   ReversalReason, ReversalResource, ReverseSaleOptions, SaleResource
 } from './payments-v1/types.ts'
-export type { OrderApprovalResult, OrderApproveOptions, OrderOutcome, OrdersControl, OrdersCounters } from './orders-v2/control.ts'
+export type { OrderApprovalResult, OrderApproveOptions, OrderOutcome, OrdersControl, OrdersCounters, RefundStatus } from './orders-v2/control.ts'
+export type { DisputeReason, DisputeStage, DisputeStatus, DisputesControl, OpenDisputeOptions } from './disputes/index.ts'
 export type { V2ErrorBody, V2ErrorDetail } from './orders-v2/errors.ts'
 
 /**
@@ -33,6 +38,8 @@ export interface PaypalSimulatorControl extends RuntimeControl, PaymentsControl 
   counters: () => SimulatorCounters
   /** Orders v2 / Payments v2: approvals, captures settling or reversed, and their own counters. */
   orders: OrdersControl
+  /** Disputes on sales and captures: open, update, resolve won or lost, with CUSTOMER.DISPUTE.* webhooks. */
+  disputes: DisputesControl
 }
 
 export type PaypalSimulator = FastifyInstance & { readonly simulator: PaypalSimulatorControl }
@@ -46,12 +53,14 @@ export type PaypalSimulator = FastifyInstance & { readonly simulator: PaypalSimu
 export function buildPaypalSimulator (options: PaypalSimulatorOptions = {}): PaypalSimulator {
   const server = createSimulatorServer(options)
   const payments = installPaymentsApi(server)
-  const orders = installOrdersApi(server)
+  const orders = installOrdersApi(server, new Set(options.legacyBehaviours ?? LEGACY_BEHAVIOURS))
+  const disputes = installDisputesApi(server)
   const control: PaypalSimulatorControl = {
     ...server.control,
     ...payments.control,
     counters: () => ({ ...server.counters(), ...payments.counters() }),
-    orders: orders.control
+    orders: orders.control,
+    disputes: disputes.control
   }
   server.app.decorate('simulator', control)
   return server.app as PaypalSimulator

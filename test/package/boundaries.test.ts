@@ -24,7 +24,7 @@ const TOOLING_SUBPATHS = ['./paypal-simulator', './stripe-simulator', './package
 const SIMULATOR_DIR = 'simulators/paypal/'
 /** The simulator's shared machinery, and the two APIs beside each other on it. */
 const SIMULATOR_RUNTIME_DIR = `${SIMULATOR_DIR}runtime/`
-const SIMULATOR_APIS = [`${SIMULATOR_DIR}payments-v1/`, `${SIMULATOR_DIR}orders-v2/`]
+const SIMULATOR_APIS = [`${SIMULATOR_DIR}payments-v1/`, `${SIMULATOR_DIR}orders-v2/`, `${SIMULATOR_DIR}disputes/`]
 /** The layer the PayPal gateways share (REST client, options, webhook verification): below them, never a subpath of its own. */
 const PAYPAL_SHARED_DIR = 'gateways/paypal-shared/'
 const PAYPAL_GATEWAYS = ['./gateways/paypal-rest', './gateways/paypal-checkout']
@@ -207,4 +207,40 @@ t.test('inside the simulator, the APIs use the runtime and never each other; no 
   const edge = (from: string, to: string, typeOnly = false): ImportEdge => ({ from, to, local: true, typeOnly })
   t.same(importLoops([edge('a', 'b'), edge('b', 'c'), edge('c', 'a'), edge('c', 'd'), edge('d', 'd'), edge('e', 'a', true), edge('a', 'e')]),
     [['d'], ['a', 'b', 'c']], 'the loop finder finds loops, and only run-time ones')
+})
+
+/*
+ * The engine in sub-areas, one way down (docs: CONTRIBUTING.md): each area imports only areas
+ * below it and the ground floor (the files at the engine's root), type-only imports included.
+ * legacy/ is a leaf that plugs into the registry and the gateway: only the engine's index
+ * imports it, so deleting it (as 3.0 will) removes 1.x and touches nothing else.
+ */
+const ENGINE_DIR = 'plugins/core/engine/'
+const ENGINE_FLOORS = ['', 'model', 'requests', 'observability', 'di', 'storage', 'security', 'events', 'commit', 'kernel', 'setup', 'legacy']
+
+function engineArea (file: string): string {
+  const rest = file.slice(ENGINE_DIR.length)
+  return rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : rest === 'index.ts' ? 'index' : ''
+}
+
+t.test('the engine\'s areas import only downwards, and legacy/ is a leaf', async (t) => {
+  const edges = sourceFiles('plugins/core/engine').flatMap(importsOf).filter(({ to }) => to.startsWith(ENGINE_DIR))
+  t.ok(edges.length > 200, 'the walk found the engine\'s imports')
+  t.same([...new Set(sourceFiles('plugins/core/engine').map(engineArea))].filter((area) => area !== 'index' && !ENGINE_FLOORS.includes(area)), [],
+    'every area has its floor')
+  const upward = edges.filter(({ from, to }) => {
+    const [a, b] = [engineArea(from), engineArea(to)]
+    return a !== 'index' && a !== b && ENGINE_FLOORS.indexOf(b) > ENGINE_FLOORS.indexOf(a)
+  })
+  t.same(describe(upward.filter(({ to }) => engineArea(to) !== 'legacy')), [], 'no import goes up a floor')
+  const intoLegacy = ['plugins', 'gateways', 'simulators', 'bin', 'scripts', 'demo'].flatMap(sourceFiles).flatMap(importsOf)
+    .filter(({ from, to }) => to.startsWith(`${ENGINE_DIR}legacy/`) && !from.startsWith(`${ENGINE_DIR}legacy/`))
+  t.same(describe(intoLegacy), [`${ENGINE_DIR}index.ts -> ${ENGINE_DIR}legacy/index.ts`], 'only the engine\'s index loads legacy/')
+})
+
+t.test('no loop of run-time imports anywhere in the sources', async (t) => {
+  const edges = ['plugins', 'gateways', 'simulators', 'bin', 'scripts', 'demo'].flatMap(sourceFiles).concat('app.ts').flatMap(importsOf)
+    .filter(({ local }) => local)
+  t.ok(edges.length > 800, 'the walk found the imports')
+  t.same(importLoops(edges), [])
 })

@@ -19,15 +19,33 @@ export function emitOrderApproved (webhooks: WebhookEngine, order: StoredOrder, 
   }, base)
 }
 
+/**
+ * CHECKOUT.ORDER.COMPLETED once the order's intent is done (captured or authorized), with the order
+ * (https://developer.paypal.com/api/rest/webhooks/event-names/#orders).
+ */
+export function emitOrderCompleted (webhooks: WebhookEngine, order: StoredOrder, base: string): void {
+  webhooks.emit({
+    clientId: order.clientId,
+    eventType: 'CHECKOUT.ORDER.COMPLETED',
+    resourceType: 'checkout-order',
+    resourceVersion: '2.0',
+    summary: 'Checkout Order Completed',
+    resource: orderView(order, base)
+  }, base)
+}
+
+// The event names of https://developer.paypal.com/api/rest/webhooks/event-names/#payments-v2: a capture
+// refused when it is made is DECLINED; a pending one that bounces later is DENIED.
 const CAPTURE_EVENTS = {
   COMPLETED: { eventType: 'PAYMENT.CAPTURE.COMPLETED', summary: 'Payment completed for' },
   PENDING: { eventType: 'PAYMENT.CAPTURE.PENDING', summary: 'Payment pending for' },
-  DECLINED: { eventType: 'PAYMENT.CAPTURE.DENIED', summary: 'Payment denied for' }
+  DECLINED: { eventType: 'PAYMENT.CAPTURE.DECLINED', summary: 'Payment declined for' },
+  DENIED: { eventType: 'PAYMENT.CAPTURE.DENIED', summary: 'Payment denied for' }
 } as const
 
-/** PAYMENT.CAPTURE.COMPLETED / PENDING / DENIED, with the capture as it is now. */
-export function emitCaptureEvent (webhooks: WebhookEngine, capture: StoredCapture, base: string): void {
-  const kind = capture.status as keyof typeof CAPTURE_EVENTS
+/** PAYMENT.CAPTURE.COMPLETED / PENDING / DECLINED when it is made, COMPLETED / DENIED when a pending one settles. */
+export function emitCaptureEvent (webhooks: WebhookEngine, capture: StoredCapture, base: string, moment: 'created' | 'settled'): void {
+  const kind = capture.status === 'DECLINED' && moment === 'settled' ? 'DENIED' : capture.status as keyof typeof CAPTURE_EVENTS
   const { eventType, summary } = CAPTURE_EVENTS[kind]
   webhooks.emit({
     clientId: capture.order.clientId,
@@ -39,14 +57,14 @@ export function emitCaptureEvent (webhooks: WebhookEngine, capture: StoredCaptur
   }, base)
 }
 
-/** PAYMENT.CAPTURE.REFUNDED for a refund, PAYMENT.CAPTURE.REVERSED for what PayPal took back. */
-export function emitRefundEvent (webhooks: WebhookEngine, refund: StoredOrderRefund, base: string, reversed = false): void {
+/** PAYMENT.CAPTURE.REFUNDED for a refund (with its status as it is now), PAYMENT.CAPTURE.REVERSED for what PayPal took back. */
+export function emitRefundEvent (webhooks: WebhookEngine, refund: StoredOrderRefund, base: string): void {
   webhooks.emit({
     clientId: refund.capture.order.clientId,
-    eventType: reversed ? 'PAYMENT.CAPTURE.REVERSED' : 'PAYMENT.CAPTURE.REFUNDED',
+    eventType: refund.reversal ? 'PAYMENT.CAPTURE.REVERSED' : 'PAYMENT.CAPTURE.REFUNDED',
     resourceType: 'refund',
     resourceVersion: '2.0',
-    summary: `A ${amountText(refund.amountMinor, refund.currency)} capture payment was ${reversed ? 'reversed' : 'refunded'}`,
+    summary: `A ${amountText(refund.amountMinor, refund.currency)} capture payment was ${refund.reversal ? 'reversed' : 'refunded'}`,
     resource: orderRefundView(refund, base)
   }, base)
 }

@@ -2,11 +2,17 @@ import { newTransactionId } from '../runtime/ids.ts'
 import type { SimulatorRuntime } from '../runtime/runtime.ts'
 import type { WebhookEngine } from '../runtime/webhook-delivery.ts'
 import { unprocessable } from './errors.ts'
-import { emitAuthorizationEvent, emitCaptureEvent, emitRefundEvent } from './events.ts'
-import type { OrdersStore, StoredAuthorization, StoredCapture, StoredOrder, StoredOrderRefund } from './store.ts'
+import { emitAuthorizationEvent, emitCaptureEvent, emitOrderCompleted } from './events.ts'
+import type { OrdersStore, StoredAuthorization, StoredCapture, StoredOrder } from './store.ts'
+import { payerActionUrl } from './views.ts'
 
-/** PayPal honours an authorization for 29 days (3 of them guaranteed). */
-const AUTHORIZATION_DAYS = 29
+const DAY_MS = 24 * 3600 * 1000
+/**
+ * An authorization holds the money 29 days, with a 3-day honor period
+ * (https://developer.paypal.com/docs/checkout/advanced/authorization-honor).
+ */
+export const AUTHORIZATION_PERIOD_MS = 29 * DAY_MS
+export const HONOR_PERIOD_MS = 3 * DAY_MS
 
 export interface Orders {
   readonly runtime: SimulatorRuntime
@@ -33,16 +39,25 @@ function assertPayable (orders: Orders, order: StoredOrder, action: 'CAPTURE' | 
   return order.approval
 }
 
-/** The instrument was refused or needs the buyer: the order goes back to the payer-action page. */
-function refuseInstrument (orders: Orders, order: StoredOrder, outcome: 'declined' | 'payer_action_required'): never {
+/**
+ * The instrument was refused or needs the buyer: 422 with a `redirect` link back to PayPal's checkout,
+ * where the buyer picks another way to pay; the order stays APPROVED
+ * (https://developer.paypal.com/docs/checkout/standard/customize/handle-funding-failures/).
+ */
+function refuseInstrument (orders: Orders, order: StoredOrder, outcome: 'declined' | 'payer_action_required', base: string): never {
   orders.store.counters.declines++
-  delete order.approval
-  order.status = 'PAYER_ACTION_REQUIRED'
-  order.updatedAt = orders.runtime.store.now()
-  throw unprocessable(outcome === 'declined' ? 'INSTRUMENT_DECLINED' : 'PAYER_ACTION_REQUIRED')
+  const redirect = { href: payerActionUrl(base, order), rel: 'redirect', method: 'GET' }
+  if (orders.store.legacy.has('decline-resets-approval')) {
+    // Invented (issue 21): PayPal keeps the order APPROVED; paypal_checkout still reads the order's
+    // payer-action link after a decline, so this stays the default until it follows `redirect`.
+    delete order.approval
+    order.status = 'PAYER_ACTION_REQUIRED'
+    order.updatedAt = orders.runtime.store.now()
+  }
+  throw unprocessable(outcome === 'declined' ? 'INSTRUMENT_DECLINED' : 'PAYER_ACTION_REQUIRED', [redirect])
 }
 
-function newCapture (orders: Orders, order: StoredOrder, amountMinor: number, authorization?: StoredAuthorization): StoredCapture {
+export function newCapture (orders: Orders, order: StoredOrder, amountMinor: number, authorization?: StoredAuthorization): StoredCapture {
   const now = orders.runtime.store.now()
   const capture: StoredCapture = {
     id: newTransactionId(),
@@ -51,6 +66,7 @@ function newCapture (orders: Orders, order: StoredOrder, amountMinor: number, au
     currency: order.currency,
     amountMinor,
     refundedMinor: 0,
+    pendingRefundMinor: 0,
     refunds: [],
     finalCapture: true,
     createdAt: now,
@@ -62,28 +78,40 @@ function newCapture (orders: Orders, order: StoredOrder, amountMinor: number, au
   return capture
 }
 
+// The same instrument is refused again until the buyer chooses anew on the redirect page.
+function outcomeOf (orders: Orders, approval: NonNullable<StoredOrder['approval']>): NonNullable<StoredOrder['approval']>['outcome'] {
+  return orders.store.outcomeOverride ?? approval.outcome
+}
+
+function orderCompleted (orders: Orders, order: StoredOrder, base: string): void {
+  // Invented (issue 21): PayPal sends CHECKOUT.ORDER.COMPLETED; paypal_checkout's tests count the events
+  // a payment records, so it stays off by default until they expect it.
+  if (!orders.store.legacy.has('no-checkout-order-completed')) emitOrderCompleted(orders.webhooks, order, base)
+}
+
 /** POST /v2/checkout/orders/{id}/capture, the money movement once the checks passed. */
 export function captureOrder (orders: Orders, order: StoredOrder, base: string): StoredOrder {
   const approval = assertPayable(orders, order, 'CAPTURE')
-  const outcome = orders.store.outcomeOverride ?? approval.outcome
+  const outcome = outcomeOf(orders, approval)
   orders.store.counters.ordersCaptured++
-  if (outcome === 'declined' || outcome === 'payer_action_required') refuseInstrument(orders, order, outcome)
+  if (outcome === 'declined' || outcome === 'payer_action_required') refuseInstrument(orders, order, outcome, base)
   const capture = newCapture(orders, order, order.totalMinor)
   if (outcome === 'pending') Object.assign(capture, { status: 'PENDING', reason: orders.runtime.store.config.pendingReasonCode })
   if (outcome === 'capture_declined') Object.assign(capture, { status: 'DECLINED', reason: 'DECLINED_BY_RISK_FRAUD_FILTERS' })
   if (outcome === 'capture_declined') orders.store.counters.declines++
   order.status = 'COMPLETED'
   order.updatedAt = capture.createdAt
-  emitCaptureEvent(orders.webhooks, capture, base)
+  emitCaptureEvent(orders.webhooks, capture, base, 'created')
+  orderCompleted(orders, order, base)
   return order
 }
 
 /** POST /v2/checkout/orders/{id}/authorize. */
 export function authorizeOrder (orders: Orders, order: StoredOrder, base: string): StoredOrder {
   const approval = assertPayable(orders, order, 'AUTHORIZE')
-  const outcome = orders.store.outcomeOverride ?? approval.outcome
+  const outcome = outcomeOf(orders, approval)
   orders.store.counters.ordersAuthorized++
-  if (outcome === 'declined' || outcome === 'payer_action_required') refuseInstrument(orders, order, outcome)
+  if (outcome === 'declined' || outcome === 'payer_action_required') refuseInstrument(orders, order, outcome, base)
   const now = orders.runtime.store.now()
   const authorization: StoredAuthorization = {
     id: newTransactionId(),
@@ -94,7 +122,7 @@ export function authorizeOrder (orders: Orders, order: StoredOrder, base: string
     capturedMinor: 0,
     createdAt: now,
     updatedAt: now,
-    expiresAt: now + AUTHORIZATION_DAYS * 24 * 3600 * 1000
+    expiresAt: now + AUTHORIZATION_PERIOD_MS
   }
   if (outcome === 'capture_declined') orders.store.counters.declines++
   orders.store.authorizations.set(authorization.id, authorization)
@@ -102,62 +130,8 @@ export function authorizeOrder (orders: Orders, order: StoredOrder, base: string
   order.status = 'COMPLETED'
   order.updatedAt = now
   emitAuthorizationEvent(orders.webhooks, authorization, base)
+  orderCompleted(orders, order, base)
   return order
-}
-
-/** POST /v2/payments/authorizations/{id}/capture: all of what remains, or `amountMinor` of it. */
-export function captureAuthorization (orders: Orders, authorization: StoredAuthorization, amountMinor: number | undefined,
-  finalCapture: boolean, base: string): StoredCapture {
-  if (authorization.status === 'VOIDED') throw unprocessable('AUTHORIZATION_VOIDED')
-  if (authorization.status === 'CAPTURED') throw unprocessable('AUTHORIZATION_ALREADY_CAPTURED')
-  if (authorization.status !== 'CREATED' && authorization.status !== 'PARTIALLY_CAPTURED') throw unprocessable('AUTHORIZATION_DENIED')
-  const remaining = authorization.amountMinor - authorization.capturedMinor
-  const amount = amountMinor ?? remaining
-  if (amount > remaining) throw unprocessable('MAX_CAPTURE_AMOUNT_EXCEEDED')
-  orders.store.counters.authorizationsCaptured++
-  const capture = newCapture(orders, authorization.order, amount, authorization)
-  capture.finalCapture = finalCapture
-  authorization.capturedMinor += amount
-  authorization.status = finalCapture || authorization.capturedMinor === authorization.amountMinor ? 'CAPTURED' : 'PARTIALLY_CAPTURED'
-  authorization.updatedAt = capture.createdAt
-  emitCaptureEvent(orders.webhooks, capture, base)
-  return capture
-}
-
-export function voidAuthorization (orders: Orders, authorization: StoredAuthorization, base: string): StoredAuthorization {
-  if (authorization.status === 'VOIDED') throw unprocessable('PREVIOUSLY_VOIDED')
-  if (authorization.status === 'CAPTURED') throw unprocessable('AUTHORIZATION_ALREADY_CAPTURED')
-  if (authorization.status !== 'CREATED' && authorization.status !== 'PARTIALLY_CAPTURED') throw unprocessable('CANNOT_BE_VOIDED')
-  orders.store.counters.authorizationsVoided++
-  authorization.status = 'VOIDED'
-  authorization.updatedAt = orders.runtime.store.now()
-  emitAuthorizationEvent(orders.webhooks, authorization, base)
-  return authorization
-}
-
-function newRefund (orders: Orders, capture: StoredCapture, amountMinor: number): StoredOrderRefund {
-  const refund: StoredOrderRefund = { id: newTransactionId(), capture, currency: capture.currency, amountMinor, createdAt: orders.runtime.store.now() }
-  capture.refundedMinor += amountMinor
-  capture.status = capture.refundedMinor === capture.amountMinor ? 'REFUNDED' : 'PARTIALLY_REFUNDED'
-  capture.updatedAt = refund.createdAt
-  capture.refunds.push(refund)
-  orders.store.refunds.set(refund.id, refund)
-  return refund
-}
-
-/** POST /v2/payments/captures/{id}/refund: what remains, or `amountMinor` of it. */
-export function refundCapture (orders: Orders, capture: StoredCapture, amountMinor: number | undefined,
-  fields: Record<string, unknown>, base: string): StoredOrderRefund {
-  if (capture.status === 'REFUNDED') throw unprocessable('CAPTURE_FULLY_REFUNDED')
-  if (capture.status !== 'COMPLETED' && capture.status !== 'PARTIALLY_REFUNDED') throw unprocessable('REFUND_NOT_ALLOWED')
-  const remaining = capture.amountMinor - capture.refundedMinor
-  if ((amountMinor ?? remaining) > remaining) throw unprocessable('REFUND_AMOUNT_EXCEEDED')
-  orders.store.counters.refunds++
-  const refund = newRefund(orders, capture, amountMinor ?? remaining)
-  if (typeof fields.invoice_id === 'string') refund.invoiceId = fields.invoice_id
-  if (typeof fields.note_to_payer === 'string') refund.noteToPayer = fields.note_to_payer
-  emitRefundEvent(orders.webhooks, refund, base)
-  return refund
 }
 
 /** A pending capture clears or is declined (what `simulator.orders.settleCapture` drives). */
@@ -166,17 +140,6 @@ export function settleCapture (orders: Orders, capture: StoredCapture, status: '
   capture.status = status
   delete capture.reason
   capture.updatedAt = orders.runtime.store.now()
-  emitCaptureEvent(orders.webhooks, capture, base)
+  emitCaptureEvent(orders.webhooks, capture, base, 'settled')
   return capture
-}
-
-/** PayPal takes back what was not refunded yet (a chargeback): the capture reads REFUNDED, PAYMENT.CAPTURE.REVERSED is sent. */
-export function reverseCapture (orders: Orders, capture: StoredCapture, base: string): StoredOrderRefund {
-  if (capture.status !== 'COMPLETED' && capture.status !== 'PARTIALLY_REFUNDED') {
-    throw new Error(`PayPal simulator: capture ${capture.id} is ${capture.status}; only a completed or partially refunded capture can be reversed`)
-  }
-  orders.store.counters.reversals++
-  const reversal = newRefund(orders, capture, capture.amountMinor - capture.refundedMinor)
-  emitRefundEvent(orders.webhooks, reversal, base, true)
-  return reversal
 }

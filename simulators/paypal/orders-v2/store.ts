@@ -1,4 +1,4 @@
-import type { SimulatorBuyer } from '../runtime/types.ts'
+import type { LegacyBehaviour, SimulatorBuyer } from '../runtime/types.ts'
 
 /**
  * What the buyer chose on the v2 approval page, and so what the next capture or authorize does:
@@ -22,6 +22,8 @@ export interface StoredOrder {
   totalMinor: number
   returnUrl: string | undefined
   cancelUrl: string | undefined
+  /** Created with `payment_source.paypal`: the buyer goes through `payer-action`; without it through `approve`. */
+  withPaymentSource: boolean
   createdAt: number
   updatedAt: number
   approval?: { buyer: SimulatorBuyer, outcome: OrderOutcome }
@@ -38,7 +40,12 @@ export interface StoredAuthorization {
   capturedMinor: number
   createdAt: number
   updatedAt: number
+  /** The end of the 29-day authorization period, counted from the original authorization. */
   expiresAt: number
+  /** Set on a reauthorization: the authorization it renewed. */
+  parent?: StoredAuthorization
+  /** The reauthorization made from this one, if any (PayPal allows one). */
+  reauthorization?: StoredAuthorization
 }
 
 export interface StoredCapture {
@@ -50,21 +57,33 @@ export interface StoredCapture {
   reason?: string
   currency: string
   amountMinor: number
+  /** Refunded by COMPLETED refunds (and reversals). */
   refundedMinor: number
+  /** Held by PENDING refunds: not refunded yet, and not refundable again. */
+  pendingRefundMinor: number
   refunds: StoredOrderRefund[]
   finalCapture: boolean
   createdAt: number
   updatedAt: number
 }
 
+export type RefundStatus = 'COMPLETED' | 'PENDING' | 'FAILED' | 'CANCELLED'
+
 export interface StoredOrderRefund {
   id: string
   capture: StoredCapture
+  status: RefundStatus
   currency: string
   amountMinor: number
+  /** The capture's completed refunds right after this one took effect. */
+  totalRefundedMinor: number
   invoiceId?: string
+  customId?: string
   noteToPayer?: string
+  /** PayPal taking the money back (a chargeback or a lost dispute), not a refund. */
+  reversal: boolean
   createdAt: number
+  updatedAt: number
 }
 
 /** How often each piece of v2 work really ran (never for a replay, a refused call or a fault before the work). */
@@ -75,6 +94,10 @@ export interface OrdersCounters {
   ordersAuthorized: number
   authorizationsCaptured: number
   authorizationsVoided: number
+  /** Reauthorizations made (POST …/reauthorize). */
+  reauthorizations: number
+  /** Successful order PATCHes. */
+  ordersUpdated: number
   /** Captures or authorizations the instrument declined, or that asked for another instrument. */
   declines: number
   refunds: number
@@ -89,9 +112,13 @@ export interface OrdersStore {
   readonly counters: OrdersCounters
   /** Overrides the buyer's choice for every later capture or authorize; undefined restores it. */
   outcomeOverride: OrderOutcome | undefined
+  /** The statuses the next refunds take, first first; COMPLETED once it is empty. */
+  readonly refundOutcomes: Array<Exclude<RefundStatus, 'COMPLETED'>>
+  /** The invented behaviours still kept for Paywire's gateway tests (the `legacyBehaviours` option). */
+  readonly legacy: ReadonlySet<LegacyBehaviour>
 }
 
-export function createOrdersStore (): OrdersStore {
+export function createOrdersStore (legacy: ReadonlySet<LegacyBehaviour>): OrdersStore {
   return {
     orders: new Map(),
     captures: new Map(),
@@ -103,10 +130,14 @@ export function createOrdersStore (): OrdersStore {
       ordersAuthorized: 0,
       authorizationsCaptured: 0,
       authorizationsVoided: 0,
+      reauthorizations: 0,
+      ordersUpdated: 0,
       declines: 0,
       refunds: 0,
       reversals: 0
     },
-    outcomeOverride: undefined
+    outcomeOverride: undefined,
+    refundOutcomes: [],
+    legacy
   }
 }

@@ -13,7 +13,16 @@ const BREAKDOWN_ADDED = ['item_total', 'shipping', 'handling', 'tax_total', 'ins
 const BREAKDOWN_TAKEN = ['shipping_discount', 'discount'] as const
 const INTENTS: ReadonlySet<string> = new Set(['CAPTURE', 'AUTHORIZE'])
 
-/** Collects INVALID_REQUEST details as JSON pointers into the body, as v2 reports them. */
+/**
+ * The request issues PayPal refuses as 422 UNPROCESSABLE_ENTITY, not 400: the body is well formed but
+ * its numbers do not agree (checkout_orders_v2.json `orders.patch-422`, payments_payment_v2.json
+ * `captures.refund-422`; https://developer.paypal.com/api/rest/reference/orders/v2/errors/).
+ */
+const UNPROCESSABLE_ISSUES: ReadonlySet<string> = new Set([
+  'AMOUNT_MISMATCH', 'ITEM_TOTAL_MISMATCH', 'ITEM_TOTAL_REQUIRED', 'DECIMAL_PRECISION', 'CANNOT_BE_ZERO_OR_NEGATIVE', 'CURRENCY_MISMATCH'
+])
+
+/** Collects request issues as JSON pointers into the body, as v2 reports them: 400 INVALID_REQUEST first, then 422. */
 export class V2Issues {
   readonly details: V2ErrorDetail[] = []
 
@@ -67,7 +76,10 @@ export class V2Issues {
   }
 
   throwIfAny (): void {
-    if (this.details.length > 0) throw new PaypalV2Error('INVALID_REQUEST', this.details)
+    // A body that breaks the schema is refused before its numbers are looked at.
+    const invalid = this.details.filter((detail) => !UNPROCESSABLE_ISSUES.has(detail.issue))
+    if (invalid.length > 0) throw new PaypalV2Error('INVALID_REQUEST', invalid)
+    if (this.details.length > 0) throw new PaypalV2Error('UNPROCESSABLE_ENTITY', this.details)
   }
 }
 
@@ -83,6 +95,8 @@ export interface CreateOrderInput {
   totalMinor: number
   returnUrl: string | undefined
   cancelUrl: string | undefined
+  /** `payment_source.paypal` was given: the order waits for the buyer as PAYER_ACTION_REQUIRED. */
+  withPaymentSource: boolean
 }
 
 function checkBreakdown (issues: V2Issues, amount: Json, totalMinor: number, currency: string, items: unknown): void {
@@ -114,7 +128,9 @@ function checkBreakdown (issues: V2Issues, amount: Json, totalMinor: number, cur
     itemsSum += unit * Number(quantity ?? 0)
   })
   // Items need an item_total, and the two must agree.
-  if (issues.details.length === 0 && itemsSum !== (itemTotal ?? -1)) issues.add('ITEM_TOTAL_MISMATCH', `${pointer}/breakdown/item_total`)
+  if (issues.details.length > 0) return
+  if (itemTotal === undefined) issues.add('ITEM_TOTAL_REQUIRED', `${pointer}/breakdown/item_total`)
+  else if (itemsSum !== itemTotal) issues.add('ITEM_TOTAL_MISMATCH', `${pointer}/breakdown/item_total`)
 }
 
 function experienceUrls (issues: V2Issues, body: Json): { returnUrl: string | undefined, cancelUrl: string | undefined } {
@@ -159,7 +175,9 @@ export function parseCreateOrder (body: unknown): CreateOrderInput {
   const urls = experienceUrls(issues, request)
   issues.throwIfAny()
   const echoed: Json = { ...unit, reference_id: unit.reference_id ?? 'default', amount: { ...unit.amount as Json, ...money(totalMinor as number, currency) } }
-  return { intent: intent as 'CAPTURE' | 'AUTHORIZE', purchaseUnit: echoed, currency, totalMinor: totalMinor as number, ...urls }
+  const source = request.payment_source
+  const withPaymentSource = isObject(source) && isObject(source.paypal)
+  return { intent: intent as 'CAPTURE' | 'AUTHORIZE', purchaseUnit: echoed, currency, totalMinor: totalMinor as number, ...urls, withPaymentSource }
 }
 
 /** An optional `amount` in a capture or refund body, in minor units of `currency`. */
@@ -167,7 +185,7 @@ export function parseOptionalAmount (body: unknown, currency: string): { amountM
   const request = isObject(body) ? body : {}
   const issues = new V2Issues()
   const amountMinor = request.amount === undefined ? undefined : issues.money(request.amount, '/amount', currency)
-  if (amountMinor === 0) issues.add('INVALID_PARAMETER_VALUE', '/amount/value')
+  if (amountMinor === 0) issues.add('CANNOT_BE_ZERO_OR_NEGATIVE', '/amount/value')
   for (const key of ['invoice_id', 'note_to_payer', 'custom_id']) issues.text(request, key, `/${key}`, 255)
   issues.throwIfAny()
   return { amountMinor, fields: request }

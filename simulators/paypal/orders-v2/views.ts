@@ -55,11 +55,19 @@ export function captureView (capture: StoredCapture, base: string): V2Resource {
   return view
 }
 
+/** PayPal allows one reauthorization, of an original authorization (https://developer.paypal.com/docs/api/payments/v2/#authorizations_reauthorize). */
+export function canBeReauthorized (authorization: StoredAuthorization): boolean {
+  return authorization.parent === undefined && authorization.reauthorization === undefined
+}
+
 export function authorizationView (authorization: StoredAuthorization, base: string): V2Resource {
   const self = `${base}/v2/payments/authorizations/${authorization.id}`
   const links = [link(self, 'self', 'GET')]
   if (authorization.status === 'CREATED' || authorization.status === 'PARTIALLY_CAPTURED') {
-    links.push(link(`${self}/capture`, 'capture', 'POST'), link(`${self}/void`, 'void', 'POST'), link(`${self}/reauthorize`, 'reauthorize', 'POST'))
+    links.push(link(`${self}/capture`, 'capture', 'POST'))
+    // A reauthorization cannot be voided (CANNOT_BE_VOIDED) nor reauthorized again.
+    if (authorization.parent === undefined) links.push(link(`${self}/void`, 'void', 'POST'))
+    if (canBeReauthorized(authorization)) links.push(link(`${self}/reauthorize`, 'reauthorize', 'POST'))
   }
   links.push(link(`${base}/v2/checkout/orders/${authorization.order.id}`, 'up', 'GET'))
   return {
@@ -69,6 +77,7 @@ export function authorizationView (authorization: StoredAuthorization, base: str
     ...unitFields(authorization.order),
     seller_protection: { status: 'ELIGIBLE', dispute_categories: ['ITEM_NOT_RECEIVED', 'UNAUTHORIZED_TRANSACTION'] },
     supplementary_data: related(authorization.order),
+    ...(authorization.status === 'PENDING' ? { status_details: { reason: 'PENDING_REVIEW' } } : {}),
     expiration_time: paypalTime(authorization.expiresAt),
     create_time: paypalTime(authorization.createdAt),
     update_time: paypalTime(authorization.updatedAt),
@@ -76,26 +85,37 @@ export function authorizationView (authorization: StoredAuthorization, base: str
   }
 }
 
+/**
+ * A refund as Payments v2 shows it (payments_payment_v2.json `refund`): its status, and
+ * `status_details.reason` while PENDING or once FAILED (https://developer.paypal.com/api/payments/v2/definitions/refund_status),
+ * its own `invoice_id` / `custom_id` / `note_to_payer` when the refund call set them, and `links` to
+ * itself and, `up`, to its capture.
+ */
 export function orderRefundView (refund: StoredOrderRefund, base: string): V2Resource {
   const view: V2Resource = {
     id: refund.id,
-    status: 'COMPLETED',
+    status: refund.status,
     amount: money(refund.amountMinor, refund.currency),
     seller_payable_breakdown: {
       gross_amount: money(refund.amountMinor, refund.currency),
       net_amount: money(refund.amountMinor, refund.currency),
-      total_refunded_amount: money(refund.capture.refundedMinor, refund.currency)
+      total_refunded_amount: money(refund.totalRefundedMinor, refund.currency)
     },
+    // Invented (issue 21): PayPal's refund has no supplementary_data, and its custom_id / invoice_id are
+    // the refund call's own, not the order's. paypal_checkout locates refunds by them today; the gateway
+    // half switches to links[rel=up], then these three go.
     ...unitFields(refund.capture.order),
     supplementary_data: related(refund.capture.order),
     create_time: paypalTime(refund.createdAt),
-    update_time: paypalTime(refund.createdAt),
+    update_time: paypalTime(refund.updatedAt),
     links: [
       link(`${base}/v2/payments/refunds/${refund.id}`, 'self', 'GET'),
       link(`${base}/v2/payments/captures/${refund.capture.id}`, 'up', 'GET')
     ]
   }
+  if (refund.status === 'PENDING' || refund.status === 'FAILED') view.status_details = { reason: 'ECHECK' }
   if (refund.invoiceId !== undefined) view.invoice_id = refund.invoiceId
+  if (refund.customId !== undefined) view.custom_id = refund.customId
   if (refund.noteToPayer !== undefined) view.note_to_payer = refund.noteToPayer
   return view
 }
@@ -106,10 +126,16 @@ export function orderView (order: StoredOrder, base: string): V2Resource {
   const unit: V2Resource = { ...order.purchaseUnit }
   if (order.captures.length > 0 || order.authorizations.length > 0) {
     const payments: V2Resource = {}
-    if (order.authorizations.length > 0) payments.authorizations = order.authorizations.map((entry) => authorizationView(entry, base))
-    if (order.captures.length > 0) payments.captures = order.captures.map((entry) => captureView(entry, base))
+    // Inside an order, PayPal's captures, authorizations and refunds carry no supplementary_data (the
+    // Orders v2 schemas have none; Payments v2 GETs and the webhooks do).
+    const nested = (resource: V2Resource): V2Resource => {
+      const { supplementary_data: _omitted, ...rest } = resource
+      return rest
+    }
+    if (order.authorizations.length > 0) payments.authorizations = order.authorizations.map((entry) => nested(authorizationView(entry, base)))
+    if (order.captures.length > 0) payments.captures = order.captures.map((entry) => nested(captureView(entry, base)))
     const refunds = order.captures.flatMap((capture) => capture.refunds)
-    if (refunds.length > 0) payments.refunds = refunds.map((refund) => orderRefundView(refund, base))
+    if (refunds.length > 0) payments.refunds = refunds.map((refund) => nested(orderRefundView(refund, base)))
     unit.payments = payments
   }
   const view: V2Resource = {
@@ -123,15 +149,21 @@ export function orderView (order: StoredOrder, base: string): V2Resource {
   }
   if (order.approval !== undefined) {
     const { buyer } = order.approval
-    const payer = { name: { given_name: buyer.firstName, surname: buyer.lastName }, email_address: buyer.email, payer_id: buyer.payerId, address: { country_code: buyer.countryCode } }
-    view.payer = payer
-    view.payment_source = { paypal: { ...payer, account_id: buyer.payerId, account_status: 'VERIFIED' } }
+    const name = { given_name: buyer.firstName, surname: buyer.lastName }
+    const address = { country_code: buyer.countryCode }
+    view.payer = { name, email_address: buyer.email, payer_id: buyer.payerId, address }
+    // The wallet names the payer by account_id (checkout_orders_v2.json `paypal_wallet_response`: no payer_id).
+    view.payment_source = { paypal: { email_address: buyer.email, account_id: buyer.payerId, account_status: 'VERIFIED', name, address } }
   }
+  const action = order.intent === 'CAPTURE' ? 'capture' : 'authorize'
+  // With payment_source.paypal the buyer goes through `payer-action`; without it through `approve`,
+  // and the order advertises update and capture/authorize at once (https://developer.paypal.com/docs/api/orders/v2/#orders_create).
   if (order.status === 'CREATED' || order.status === 'PAYER_ACTION_REQUIRED') {
-    view.links = [...view.links as Link[], link(payerActionUrl(base, order), 'payer-action', 'GET'), link(self, 'update', 'PATCH')]
+    view.links = order.withPaymentSource
+      ? [...view.links as Link[], link(payerActionUrl(base, order), 'payer-action', 'GET')]
+      : [...view.links as Link[], link(payerActionUrl(base, order), 'approve', 'GET'), link(self, 'update', 'PATCH'), link(`${self}/${action}`, action, 'POST')]
   }
   if (order.status === 'APPROVED') {
-    const action = order.intent === 'CAPTURE' ? 'capture' : 'authorize'
     view.links = [...view.links as Link[], link(self, 'update', 'PATCH'), link(`${self}/${action}`, action, 'POST')]
   }
   return view

@@ -1,6 +1,6 @@
 import { approvePayment, cancelRedirect } from './approval.ts'
-import { paymentView, saleView } from './resources.ts'
-import { reverseCompletedSale, settlePendingSale } from './sales.ts'
+import { paymentView, refundView, saleView } from './resources.ts'
+import { reverseCompletedSale, settlePendingRefund, settlePendingSale } from './sales.ts'
 import type { Payments, StoredPayment } from './store.ts'
 import type { PaymentsControl } from './types.ts'
 
@@ -20,6 +20,13 @@ export function createPaymentsControl (payments: Payments): PaymentsControl {
     setExecuteOutcome (outcome) {
       store.executeOutcomeOverride = outcome
     },
+    queueRefundOutcome (state, times = 1) {
+      if (!['pending', 'failed', 'cancelled'].includes(state) || !Number.isInteger(times) || times < 1) {
+        throw new TypeError(`PayPal simulator: queueRefundOutcome takes pending, failed or cancelled and a positive count, got ${String(state)} × ${String(times)}`)
+      }
+      for (let index = 0; index < times; index++) store.refundOutcomes.push(state)
+    },
+    settleRefund: (refundId, state) => refundView(settlePendingRefund(payments, refundId, state), runtime.baseUrl()),
     settleSale: (saleId, outcome) => saleView(settlePendingSale(payments, saleId, outcome), runtime.baseUrl()),
     reverseSale: (saleId, options = {}) => saleView(reverseCompletedSale(payments, saleId, options), runtime.baseUrl()),
     payment (paymentId) {

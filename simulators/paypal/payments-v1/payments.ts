@@ -64,6 +64,7 @@ function createSale (payments: Payments, payment: StoredPayment, outcome: Exclud
     pendingReasonCode: outcome === 'pending' ? shared.config.pendingReasonCode : undefined,
     feeMinor: simulatedFee(payment.totalMinor, payment.currency),
     refundedMinor: 0,
+    pendingRefundMinor: 0,
     refunds: [],
     createdAt: now,
     updatedAt: now

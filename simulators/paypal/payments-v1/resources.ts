@@ -52,13 +52,13 @@ export function refundView (refund: StoredRefund, base: string): RefundResource 
   const paymentId = refund.sale.payment.id
   const view: RefundResource = {
     id: refund.id,
-    state: 'completed',
+    state: refund.state,
     amount: { total: formatMinorUnits(refund.amountMinor, refund.currency), currency: refund.currency },
     sale_id: saleId,
     parent_payment: paymentId,
     total_refunded_amount: { value: formatMinorUnits(refund.refundedMinorAfter, refund.currency), currency: refund.currency },
     create_time: paypalTime(refund.createdAt),
-    update_time: paypalTime(refund.createdAt),
+    update_time: paypalTime(refund.updatedAt),
     links: [
       link(`${base}/v1/payments/refund/${refund.id}`, 'self', 'GET'),
       link(`${base}/v1/payments/payment/${paymentId}`, 'parent_payment', 'GET'),

@@ -64,6 +64,33 @@ export function settlePendingSale (payments: Payments, saleId: string, outcome: 
   return sale
 }
 
+/**
+ * What a refund's state does to its sale (the refund states of payments_payment_v1.json: pending,
+ * completed, cancelled, failed): completed moves the money, pending holds it, the others move nothing.
+ */
+function applyRefund (payments: Payments, refund: StoredRefund): void {
+  const { sale } = refund
+  if (refund.state === 'pending') sale.pendingRefundMinor += refund.amountMinor
+  if (refund.state !== 'completed') return
+  sale.refundedMinor += refund.amountMinor
+  sale.state = sale.refundedMinor === sale.totalMinor ? 'refunded' : 'partially_refunded'
+  sale.updatedAt = payments.runtime.store.now()
+  refund.refundedMinorAfter = sale.refundedMinor
+}
+
+/** A pending refund completes or fails later (`simulator.settleRefund`), with PAYMENT.SALE.REFUNDED carrying its new state. */
+export function settlePendingRefund (payments: Payments, refundId: string, state: 'completed' | 'failed'): StoredRefund {
+  const refund = payments.store.refunds.get(refundId)
+  if (refund === undefined) throw new Error(`PayPal simulator: no refund ${refundId}`)
+  if (refund.state !== 'pending') throw new Error(`PayPal simulator: refund ${refundId} is ${refund.state}, not pending`)
+  refund.sale.pendingRefundMinor -= refund.amountMinor
+  refund.state = state
+  refund.updatedAt = payments.runtime.store.now()
+  applyRefund(payments, refund)
+  emitRefundEvent(payments.webhooks, refund, payments.runtime.baseUrl())
+  return refund
+}
+
 const REVERSAL_REASONS: ReadonlySet<string> = new Set(['CHARGEBACK', 'GUARANTEE', 'BUYER_COMPLAINT', 'REFUND'])
 
 /** PayPal takes back what the buyer has not been refunded yet: what `simulator.reverseSale` drives. */
@@ -82,11 +109,13 @@ export function reverseCompletedSale (payments: Payments, saleId: string, option
     id: newTransactionId(),
     sale,
     currency: sale.currency,
-    amountMinor: sale.totalMinor - sale.refundedMinor,
+    amountMinor: Math.min(options.amountMinor ?? Infinity, sale.totalMinor - sale.refundedMinor - sale.pendingRefundMinor),
     reasonCode,
     createdAt: now
   }
   sale.reversal = reversal
+  // Invented (issue 21): payments_payment_v1.json lists no sale state `reversed` (only the reason_code
+  // "why the transaction state is pending or reversed"); paypal_rest's amounts read it today.
   sale.state = 'reversed'
   sale.updatedAt = now
   store.reversals.set(reversal.id, reversal)
@@ -112,28 +141,28 @@ export function registerSaleRoutes (app: FastifyInstance, payments: Payments): v
     async function refundSale (request, reply) {
       const sale = ownedSale(runtime.context(request).clientId, request.params.saleId)
       const input = parseRefund(request.body, sale)
-      const remaining = sale.totalMinor - sale.refundedMinor
+      const remaining = sale.totalMinor - sale.refundedMinor - sale.pendingRefundMinor
       const amountMinor = input.amountMinor ?? remaining
       // Pending, denied, reversed and fully refunded sales have nothing to give back.
-      if ((sale.state !== 'completed' && sale.state !== 'partially_refunded') || amountMinor > remaining) {
+      if ((sale.state !== 'completed' && sale.state !== 'partially_refunded') || amountMinor > remaining || remaining === 0) {
         throw paymentsError('TRANSACTION_REFUSED')
       }
       store.counters.refunds++
       const now = runtime.store.now()
-      sale.refundedMinor += amountMinor
-      sale.state = sale.refundedMinor === sale.totalMinor ? 'refunded' : 'partially_refunded'
-      sale.updatedAt = now
       const refund: StoredRefund = {
         id: newTransactionId(),
         sale,
+        state: store.refundOutcomes.shift() ?? 'completed',
         currency: sale.currency,
         amountMinor,
         refundedMinorAfter: sale.refundedMinor,
         description: input.description,
         reason: input.reason,
         invoiceNumber: input.invoiceNumber,
-        createdAt: now
+        createdAt: now,
+        updatedAt: now
       }
+      applyRefund(payments, refund)
       sale.refunds.push(refund)
       store.refunds.set(refund.id, refund)
       const base = runtime.baseUrl(request)

@@ -35,7 +35,10 @@ export interface StoredSale {
   /** Why the sale is or was pending (eCheck...); kept after it settles for payment_mode. */
   pendingReasonCode?: string
   feeMinor: number
+  /** Refunded by completed refunds. */
   refundedMinor: number
+  /** Held by pending refunds: not refunded yet, and not refundable again. */
+  pendingRefundMinor: number
   refunds: StoredRefund[]
   reversal?: StoredReversal
   createdAt: number
@@ -52,9 +55,12 @@ export interface StoredReversal {
   createdAt: number
 }
 
+export type RefundState = 'pending' | 'completed' | 'cancelled' | 'failed'
+
 export interface StoredRefund {
   id: string
   sale: StoredSale
+  state: RefundState
   currency: string
   amountMinor: number
   /** The sale's refunded total right after this refund. */
@@ -63,6 +69,7 @@ export interface StoredRefund {
   reason?: string
   invoiceNumber?: string
   createdAt: number
+  updatedAt: number
 }
 
 export interface PaymentsStore {
@@ -73,6 +80,8 @@ export interface PaymentsStore {
   readonly reversals: Map<string, StoredReversal>
   readonly counters: PaymentsCounters
   executeOutcomeOverride: BuyerOutcome | undefined
+  /** The states the next refunds take, first first; completed once it is empty. */
+  readonly refundOutcomes: Array<Exclude<RefundState, 'completed'>>
 }
 
 /** Payments v1 on the shared machinery: what its routes, pages and control work with. */
@@ -97,7 +106,8 @@ export function createPaymentsStore (): PaymentsStore {
       refunds: 0,
       reversals: 0
     },
-    executeOutcomeOverride: undefined
+    executeOutcomeOverride: undefined,
+    refundOutcomes: []
   }
 }
 

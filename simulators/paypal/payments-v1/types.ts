@@ -30,7 +30,8 @@ export interface SaleResource {
 
 export interface RefundResource {
   id: string
-  state: 'completed'
+  /** The refund states of payments_payment_v1.json. */
+  state: 'pending' | 'completed' | 'cancelled' | 'failed'
   amount: { total: string, currency: string }
   sale_id: string
   parent_payment: string
@@ -65,6 +66,8 @@ export type ReversalReason = 'CHARGEBACK' | 'GUARANTEE' | 'BUYER_COMPLAINT' | 'R
 export interface ReverseSaleOptions {
   /** Default `CHARGEBACK`. */
   reasonCode?: ReversalReason
+  /** Minor units taken back; default all that was not refunded. */
+  amountMinor?: number
 }
 
 export interface PayerInfoResource {
@@ -135,6 +138,10 @@ export interface PaymentsControl {
   cancel: (paymentId: string) => string
   /** Overrides the buyer's choice for every later execute; `undefined` restores it. */
   setExecuteOutcome: (outcome: BuyerOutcome | undefined) => void
+  /** The next `times` refunds (default 1) are `pending` (eCheck), `failed` or `cancelled` instead of `completed`. */
+  queueRefundOutcome: (state: 'pending' | 'failed' | 'cancelled', times?: number) => void
+  /** A pending refund completes (the money moves now) or fails (nothing moved), with PAYMENT.SALE.REFUNDED. */
+  settleRefund: (refundId: string, state: 'completed' | 'failed') => RefundResource
   /** A pending sale clears (`completed`) or bounces (`denied`), with its webhook. */
   settleSale: (saleId: string, outcome: 'completed' | 'denied') => SaleResource
   /**

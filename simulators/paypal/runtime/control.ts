@@ -13,6 +13,10 @@ export function createRuntimeControl (runtime: SimulatorRuntime, webhooks: Webho
   const { store } = runtime
 
   return {
+    clock: {
+      now: () => store.now(),
+      advance: (milliseconds) => store.advance(milliseconds)
+    },
     baseUrl: () => runtime.baseUrl(),
     addClient (client) {
       assertClient(client)

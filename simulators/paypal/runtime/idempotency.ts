@@ -3,6 +3,7 @@ import { requestPath } from './faults.ts'
 import { apiError } from './errors.ts'
 import type { PaypalApiError } from './errors.ts'
 import type { SimulatorRuntime } from './runtime.ts'
+import type { ResolvedConfig } from './store.ts'
 
 type Outcome =
   | { state: 'in_flight', fingerprint: string }
@@ -12,10 +13,20 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route honours PayPal-Request-Id (paypal-wire §3.7). */
     paypalIdempotent?: boolean
-    /** Orders v2 / Payments v2 keep request ids for a shorter window than v1. */
-    paypalOrdersApi?: boolean
+    /**
+     * How long the route's request ids are kept: Payments v1 30 days, Orders v2 6 hours, Payments v2
+     * 45 days (the `PayPal-Request-Id` header of payments_payment_v1.json, checkout_orders_v2.json and
+     * payments_payment_v2.json; https://developer.paypal.com/api/rest/reference/idempotency/).
+     */
+    paypalRequestIdWindow?: 'payments-v1' | 'orders-v2' | 'payments-v2'
   }
 }
+
+const RETENTION = {
+  'payments-v1': (config: ResolvedConfig) => config.idempotencyRetentionSeconds,
+  'orders-v2': (config: ResolvedConfig) => config.ordersIdempotencyRetentionSeconds,
+  'payments-v2': (config: ResolvedConfig) => config.paymentsIdempotencyRetentionSeconds
+} as const
 
 /** JSON with sorted keys, so a retry that re-serialises the same body in another key order still matches. */
 export function canonicalJson (value: unknown): string {
@@ -86,9 +97,7 @@ export function installIdempotency (app: FastifyInstance, runtime: SimulatorRunt
       const key = [context.clientId, requestId, request.method, requestPath(request.url)].join('\n')
       const fingerprint = canonicalJson(request.body ?? null)
       let outcome = outcomes.get(key)
-      const retentionSeconds = request.routeOptions.config.paypalOrdersApi === true
-        ? store.config.ordersIdempotencyRetentionSeconds
-        : store.config.idempotencyRetentionSeconds
+      const retentionSeconds = RETENTION[request.routeOptions.config.paypalRequestIdWindow ?? 'payments-v1'](store.config)
       if (outcome?.state === 'done' && store.now() - outcome.storedAt > retentionSeconds * 1000) {
         outcomes.delete(key)
         outcome = undefined

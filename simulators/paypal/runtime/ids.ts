@@ -20,7 +20,10 @@ function uppercaseAlphanumeric (length: number): string {
 export const newPaymentId = (): string => `PAYID-${uppercaseAlphanumeric(24)}`
 export const newExpressCheckoutToken = (): string => `EC-${uppercaseAlphanumeric(17)}`
 export const newTransactionId = (): string => uppercaseAlphanumeric(17)
-export const newPayerId = (): string => uppercaseAlphanumeric(13)
+// PayPal's payer ids: 13 characters of `^[2-9A-HJ-NP-Z]{13}$` (no 0, 1, I or O), the `payer_id`
+// pattern of checkout_orders_v2.json (https://developer.paypal.com/docs/api/orders/v2/#definition-payer).
+const PAYER_ID_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ'
+export const newPayerId = (): string => randomFrom(PAYER_ID_ALPHABET, 13)
 export const newWebhookId = (): string => uppercaseAlphanumeric(17)
 export const newAppId = (): string => `APP-${uppercaseAlphanumeric(17)}`
 export const newDebugId = (): string => randomBytes(7).toString('hex').slice(0, 13)

@@ -37,6 +37,13 @@ export function installPaypalProtocol (app: FastifyInstance, runtime: SimulatorR
     }
   })
 
+  // A call without a body (void, capture, execute…) is accepted whatever content type its client names:
+  // PayPal's own server SDK sends an empty body as application/x-www-form-urlencoded. A body is JSON or 415.
+  app.addContentTypeParser('*', { parseAs: 'string' }, function acceptEmptyBody (_request, body, done) {
+    if (body === '') done(null, undefined)
+    else done(apiError('UNSUPPORTED_MEDIA_TYPE'), undefined)
+  })
+
   app.addHook('onSend', async function addPaypalDebugId (request, reply, payload) {
     reply.header('paypal-debug-id', runtime.context(request).debugId)
     return payload

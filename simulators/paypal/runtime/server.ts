@@ -8,6 +8,8 @@ import { addFormParser, installPaypalProtocol } from './protocol.ts'
 import { installRequestGate } from './request-gate.ts'
 import { createRuntime } from './runtime.ts'
 import type { SimulatorRuntime } from './runtime.ts'
+import { createDisputableRegistry } from './disputable.ts'
+import type { DisputableRegistry } from './disputable.ts'
 import { createStore } from './store.ts'
 import type { PaypalSimulatorOptions, RuntimeControl, RuntimeCounters } from './types.ts'
 import { createWebhookEngine } from './webhook-delivery.ts'
@@ -22,6 +24,8 @@ export interface SimulatorServer {
   readonly runtime: SimulatorRuntime
   readonly webhooks: WebhookEngine
   readonly control: RuntimeControl
+  /** Sales and captures a buyer can dispute, registered by the APIs that own them. */
+  readonly disputables: DisputableRegistry
   counters: () => RuntimeCounters
   /** Adds routes behind the Bearer check, where PayPal-Request-Id, faults and holds apply. */
   addApi: (register: Register) => void
@@ -37,7 +41,8 @@ export interface SimulatorServer {
 export function createSimulatorServer (options: PaypalSimulatorOptions): SimulatorServer {
   const store = createStore(options)
   // close() must not wait for clients' keep-alive sockets (or a client still reading a slow answer).
-  const app: FastifyInstance = Fastify({ logger: options.logger ?? false, forceCloseConnections: true })
+  // PayPal serves `POST /v1/payments/payment/` as `/v1/payments/payment` (the legacy Node SDK adds the slash).
+  const app: FastifyInstance = Fastify({ logger: options.logger ?? false, forceCloseConnections: true, routerOptions: { ignoreTrailingSlash: true } })
   const runtime = createRuntime(app, store)
   const faults = createFaultInjector(options.faults ?? [], runtime.closing)
   // After the runtime's own preClose hook, which lets the work in flight finish.
@@ -75,6 +80,7 @@ export function createSimulatorServer (options: PaypalSimulatorOptions): Simulat
     runtime,
     webhooks,
     control: createRuntimeControl(runtime, webhooks, faults),
+    disputables: createDisputableRegistry(),
     counters: () => ({ ...store.counters }),
     addApi (register) {
       apis.push(register)

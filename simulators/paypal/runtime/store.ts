@@ -18,6 +18,7 @@ export interface ResolvedConfig {
   paymentTtlSeconds: number
   idempotencyRetentionSeconds: number
   ordersIdempotencyRetentionSeconds: number
+  paymentsIdempotencyRetentionSeconds: number
   pendingReasonCode: string
   publicUrl: string | undefined
   buyer: SimulatorBuyer
@@ -26,7 +27,11 @@ export interface ResolvedConfig {
 
 export interface SimulatorStore {
   readonly config: ResolvedConfig
+  /** The simulated clock: the `now` option (or the system clock) plus what `clock.advance()` added. */
   readonly now: () => number
+  /** Moves the simulated clock forward, then runs what each API registered (expiries with their webhooks). */
+  advance: (milliseconds: number) => void
+  onClockAdvance: (listener: () => void) => void
   readonly clients: Map<string, ClientRecord>
   readonly defaultClientId: string
   readonly tokens: Map<string, { clientId: string, expiresAt: number }>
@@ -79,6 +84,7 @@ export function createStore (options: PaypalSimulatorOptions): SimulatorStore {
     paymentTtlSeconds: positiveInteger('paymentTtlSeconds', options.paymentTtlSeconds, 10800),
     idempotencyRetentionSeconds: positiveInteger('idempotencyRetentionSeconds', options.idempotencyRetentionSeconds, 30 * 24 * 3600),
     ordersIdempotencyRetentionSeconds: positiveInteger('ordersIdempotencyRetentionSeconds', options.ordersIdempotencyRetentionSeconds, 6 * 3600),
+    paymentsIdempotencyRetentionSeconds: positiveInteger('paymentsIdempotencyRetentionSeconds', options.paymentsIdempotencyRetentionSeconds, 45 * 24 * 3600),
     pendingReasonCode: options.pendingReasonCode ?? 'ECHECK',
     publicUrl: resolvePublicUrl(options.publicUrl),
     buyer: {
@@ -96,9 +102,20 @@ export function createStore (options: PaypalSimulatorOptions): SimulatorStore {
     }
   }
 
+  const source = options.now ?? Date.now
+  let offset = 0
+  const listeners: Array<() => void> = []
   return {
     config,
-    now: options.now ?? Date.now,
+    now: () => source() + offset,
+    advance (milliseconds) {
+      if (!Number.isFinite(milliseconds) || milliseconds < 0) throw new TypeError(`PayPal simulator: the clock only moves forward, got ${String(milliseconds)} ms`)
+      offset += milliseconds
+      for (const listener of listeners) listener()
+    },
+    onClockAdvance (listener) {
+      listeners.push(listener)
+    },
     clients,
     defaultClientId,
     tokens: new Map(),

@@ -82,6 +82,10 @@ export interface WebhookDeliveryOptions {
   timeoutMs?: number
 }
 
+export type LegacyBehaviour = 'decline-resets-approval' | 'void-captured-authorization-already-captured' | 'no-checkout-order-completed'
+
+export const LEGACY_BEHAVIOURS: readonly LegacyBehaviour[] = ['decline-resets-approval', 'void-captured-authorization-already-captured', 'no-checkout-order-completed']
+
 export interface PaypalSimulatorOptions {
   /** Accepted OAuth clients. Default: one client `sim-client` / `sim-secret`. */
   clients?: SimulatorClient[]
@@ -97,8 +101,20 @@ export interface PaypalSimulatorOptions {
   paymentTtlSeconds?: number
   /** How long PayPal-Request-Id outcomes are remembered. Default 30 days (Payments v1). */
   idempotencyRetentionSeconds?: number
-  /** The same for Orders v2 / Payments v2 calls. Default 6 hours, PayPal's window for orders. */
+  /** The same for Orders v2 calls (`/v2/checkout/orders…`). Default 6 hours, PayPal's window for orders. */
   ordersIdempotencyRetentionSeconds?: number
+  /** The same for Payments v2 calls (`/v2/payments/…`: captures, refunds, voids, reauthorizations). Default 45 days. */
+  paymentsIdempotencyRetentionSeconds?: number
+  /**
+   * Behaviours PayPal does not have that Paywire's own gateway tests still rely on (issue 21), kept
+   * until those gateways follow PayPal: `[]` gives PayPal's behaviour throughout. Default: all of them.
+   * - `decline-resets-approval`: a declined instrument sends the order back to PAYER_ACTION_REQUIRED with a
+   *   payer-action link (PayPal keeps it APPROVED; its 422 carries a `redirect` link, sent in both modes).
+   * - `void-captured-authorization-already-captured`: voiding a captured authorization answers
+   *   AUTHORIZATION_ALREADY_CAPTURED (PayPal: PREVIOUSLY_CAPTURED).
+   * - `no-checkout-order-completed`: CHECKOUT.ORDER.COMPLETED is not sent.
+   */
+  legacyBehaviours?: LegacyBehaviour[]
   /** `reason_code` of pending sales. Default `ECHECK`. */
   pendingReasonCode?: string
   /** Webhook subscriptions that exist from the start. */
@@ -168,8 +184,8 @@ export interface WebhookEvent {
   id: string
   event_version: '1.0'
   create_time: string
-  /** v1 events: sale, refund, payment; Orders v2 events: checkout-order, capture, authorization, refund. */
-  resource_type: 'sale' | 'refund' | 'payment' | 'checkout-order' | 'capture' | 'authorization'
+  /** v1 events: sale, refund, payment; Orders v2 events: checkout-order, capture, authorization, refund; disputes: dispute. */
+  resource_type: 'sale' | 'refund' | 'payment' | 'checkout-order' | 'capture' | 'authorization' | 'dispute'
   /** `2.0` on Orders v2 / Payments v2 events; v1 events have none. */
   resource_version?: '2.0'
   event_type: string
@@ -241,7 +257,16 @@ export interface FaultControl {
 }
 
 /** What tests drive the shared machinery with: the part of `app.simulator` that is not one API's. */
+/** The simulated clock: expiry, honor periods and PayPal-Request-Id windows are read from it. */
+export interface ClockControl {
+  /** Epoch milliseconds as the simulator sees them. */
+  now: () => number
+  /** Moves time forward (never back) without waiting: tokens, payments, orders, authorizations and request ids age. */
+  advance: (milliseconds: number) => void
+}
+
 export interface RuntimeControl {
+  clock: ClockControl
   /** Base URL used when no request is at hand: `publicUrl`, else the listening address. */
   baseUrl: () => string
   addClient: (client: SimulatorClient) => void

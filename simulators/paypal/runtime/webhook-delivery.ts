@@ -75,7 +75,9 @@ export function createWebhookEngine (app: FastifyInstance, runtime: SimulatorRun
     try {
       const response = await fetch(delivery.url, {
         method: 'POST',
-        headers: { ...delivery.headers, 'content-type': 'application/json', 'user-agent': DELIVERY_USER_AGENT },
+        // PayPal's deliveries also carry PAYPAL-AUTH-VERSION: v2 beside the signature headers (not signed;
+        // https://developer.paypal.com/api/rest/webhooks/rest/ lists the headers a listener receives).
+        headers: { ...delivery.headers, 'paypal-auth-version': 'v2', 'content-type': 'application/json', 'user-agent': DELIVERY_USER_AGENT },
         body: delivery.body,
         signal: AbortSignal.any([AbortSignal.timeout(deliveryConfig.timeoutMs), runtime.closing])
       })
