@@ -4,6 +4,8 @@
  * one line in COMMANDS.
  */
 
+import { didYouMean } from '../plugins/core/engine/suggest.ts'
+
 export interface CliIo {
   out: (text: string) => void
   err: (text: string) => void
@@ -23,7 +25,7 @@ export interface Command {
 export const COMMANDS: Readonly<Record<string, Command>> = {
   doctor: { summary: 'build every gateway of a Paywire setup; list deprecations and errors', run: async (args, io) => (await import('./doctor.ts')).doctor(args, io) },
   migrate: { summary: 'apply Paywire\'s PostgreSQL migrations to the database on DATABASE_URL', run: async (args, io) => (await import('./migrate.ts')).migrate(args, io) },
-  'paypal-simulator': { summary: 'serve the PayPal REST (Payments v1) simulator on 127.0.0.1', run: async (args, io) => (await import('./paypal-simulator.ts')).paypalSimulator(args, io) },
+  'paypal-simulator': { summary: 'serve the PayPal simulator (Payments v1 and Orders v2) on 127.0.0.1', run: async (args, io) => (await import('./paypal-simulator.ts')).paypalSimulator(args, io) },
   'stripe-simulator': { summary: 'serve the Stripe simulator (PaymentIntents, Checkout, webhooks) on 127.0.0.1', run: async (args, io) => (await import('./stripe-simulator.ts')).stripeSimulator(args, io) }
 }
 
@@ -44,7 +46,7 @@ export async function runCli (argv: readonly string[], io: CliIo): Promise<numbe
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
   if (command === undefined) {
-    io.err(`paywire: unknown command "${name}".\n\n${usage()}`)
+    io.err(`paywire: unknown command "${name}".${didYouMean(name, Object.keys(COMMANDS))}\n\n${usage()}`)
     return EXIT_USAGE
   }
   return await command.run(args, io)

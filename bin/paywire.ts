@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `paywire` command: `paywire doctor`, `paywire paypal-simulator` (see bin/commands.ts).
+// The `paywire` command: doctor, migrate, paypal-simulator, stripe-simulator (see bin/commands.ts).
 import { runCli } from './commands.ts'
 
 const code = await runCli(process.argv.slice(2), {

@@ -66,6 +66,10 @@ export async function runDoctor (argv: readonly string[], io: DoctorIo): Promise
     loaded = await loadPaywire(modules[0] as string, io.cwd)
   } catch (error) {
     io.err(`Cannot load the Paywire setup from ${modules[0]}: ${error instanceof Error ? error.message : String(error)}\n`)
+    // Node loads TypeScript only with a loader; tsx, which the README's shop runs with, is one.
+    if ((error as { code?: unknown }).code === 'ERR_UNKNOWN_FILE_EXTENSION') {
+      io.err(`To check a TypeScript setup, load it through tsx: NODE_OPTIONS=--import=tsx npx paywire doctor ${modules[0] as string}\n`)
+    }
     return EXIT_ERRORS
   }
   try {

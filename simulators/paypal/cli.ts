@@ -8,14 +8,27 @@ export interface SimulatorCliEnvironment {
   log: (line: string) => void
   /** Where SIGINT/SIGTERM arrive; `process` in the script. */
   signals: { once: (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => unknown }
+  /** A port given on the command line (`--port`), over PAYPAL_SIMULATOR_PORT. */
+  port?: string
 }
 
-const DEFAULT_PORT = 8089
+/** A setting the CLI refuses (a bad value, a busy port): one line saying what to change, and its exit code. */
+export class SimulatorSettingError extends Error {
+  readonly exitCode: number
 
-function port (value: string | undefined): number {
+  constructor (message: string, exitCode = 2) {
+    super(message)
+    this.exitCode = exitCode
+  }
+}
+
+export const DEFAULT_PORT = 8089
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+function port (name: string, value: string | undefined): number {
   if (value === undefined || value === '') return DEFAULT_PORT
   const number = Number(value)
-  if (!/^\d+$/.test(value) || number > 65535) throw new TypeError(`PAYPAL_SIMULATOR_PORT must be a TCP port, got "${value}"`)
+  if (!/^\d+$/.test(value) || number > 65535) throw new SimulatorSettingError(`${name} must be a TCP port from 0 (any free port) to 65535, got "${value}"`)
   return number
 }
 
@@ -23,22 +36,31 @@ function port (value: string | undefined): number {
  * `npm run paypal-simulator`: listens on 127.0.0.1, prints how to point a gateway at it (never the
  * client secret) and closes cleanly on SIGINT/SIGTERM.
  */
-export async function runPaypalSimulatorCli ({ env, log, signals }: SimulatorCliEnvironment): Promise<PaypalSimulator> {
+export async function runPaypalSimulatorCli ({ env, log, signals, port: portFlag }: SimulatorCliEnvironment): Promise<PaypalSimulator> {
   const clientId = env.PAYPAL_SIMULATOR_CLIENT_ID || DEFAULT_SIMULATOR_CLIENT.clientId
   const clientSecret = env.PAYPAL_SIMULATOR_CLIENT_SECRET || DEFAULT_SIMULATOR_CLIENT.clientSecret
-  const logger: FastifyServerOptions['logger'] = { level: env.PAYPAL_SIMULATOR_LOG_LEVEL || 'info' }
+  const level = env.PAYPAL_SIMULATOR_LOG_LEVEL || 'info'
+  if (!LOG_LEVELS.includes(level)) throw new SimulatorSettingError(`PAYPAL_SIMULATOR_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`)
+  const listenPort = portFlag === undefined ? port('PAYPAL_SIMULATOR_PORT', env.PAYPAL_SIMULATOR_PORT) : port('--port', portFlag)
+  const logger: FastifyServerOptions['logger'] = { level }
   const app = buildPaypalSimulator({ clients: [{ clientId, clientSecret }], logger })
-  await app.listen({ port: port(env.PAYPAL_SIMULATOR_PORT), host: '127.0.0.1' })
+  try {
+    await app.listen({ port: listenPort, host: '127.0.0.1' })
+  } catch (error) {
+    await app.close()
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error
+    throw new SimulatorSettingError(`port ${listenPort} on 127.0.0.1 is in use: choose another with --port or PAYPAL_SIMULATOR_PORT (0 for any free port)`, 1)
+  }
   const base = app.listeningOrigin
 
   const secretSource = env.PAYPAL_SIMULATOR_CLIENT_SECRET ? 'PAYPAL_SIMULATOR_CLIENT_SECRET' : 'the built-in default, see the simulator README'
-  log(`PayPal REST simulator (Payments v1) listening on ${base}`)
+  log(`PayPal simulator listening on ${base} (Payments v1 for paypal_rest, Orders v2 and Payments v2 for paypal_checkout)`)
   log(`Client id: ${clientId} (secret: ${secretSource})`)
-  log(`Point the paypal_rest gateway at it with service.EndPoint = ${base}`)
-  log(`Buyer approval pages are served at ${base}/cgi-bin/webscr`)
+  log(`Point either PayPal gateway at it with the option config: { 'service.EndPoint': '${base}' }`)
+  log(`Buyer approval pages are served at ${base}/cgi-bin/webscr (v1) and ${base}/checkoutnow (v2)`)
 
   const shutdown = (): void => {
-    log('PayPal REST simulator shutting down')
+    log('PayPal simulator shutting down')
     app.close().catch((error: unknown) => app.log.error({ err: error }, 'PayPal simulator did not close cleanly'))
   }
   signals.once('SIGINT', shutdown)

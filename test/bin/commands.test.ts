@@ -30,6 +30,9 @@ t.test('an unknown command is refused with the usage, on stderr', async (t) => {
     t.same(out, [])
     t.match(err.join(''), `paywire: unknown command "${name}".`)
   }
+  const typo = io()
+  await runCli(['migrat'], typo.cli)
+  t.match(typo.err.join(''), /^paywire: unknown command "migrat"\. Did you mean "?migrate"?\?/)
 })
 
 t.test('doctor runs the doctor with the remaining arguments', async (t) => {
@@ -40,13 +43,15 @@ t.test('doctor runs the doctor with the remaining arguments', async (t) => {
   t.match(out.join(''), /^Usage: paywire doctor <module>\[#export\] \[--strict\]/)
 })
 
-t.test('paypal-simulator serves the simulator until SIGINT; it takes no arguments', async (t) => {
+t.test('paypal-simulator serves the simulator until SIGINT; its help names both PayPal APIs', async (t) => {
   const help = io()
   t.equal(await runCli(['paypal-simulator', '--help'], help.cli), 0)
   t.match(help.out.join(''), 'PAYPAL_SIMULATOR_PORT')
+  t.match(help.out.join(''), /Payments v1 \(for the paypal_rest gateway\) and Orders v2/)
+  t.match(usage(), /paypal-simulator +serve the PayPal simulator \(Payments v1 and Orders v2\)/)
   const wrong = io()
-  t.equal(await runCli(['paypal-simulator', '--port', '1'], wrong.cli), EXIT_USAGE)
-  t.match(wrong.err.join(''), /^Usage: paywire paypal-simulator/)
+  t.equal(await runCli(['paypal-simulator', 'now'], wrong.cli), EXIT_USAGE)
+  t.equal(wrong.err.join(''), 'paywire paypal-simulator: unexpected argument "now" (see paywire paypal-simulator --help)\n')
 
   const { cli, out, listeners } = io({ PAYPAL_SIMULATOR_PORT: '0', PAYPAL_SIMULATOR_LOG_LEVEL: 'silent' })
   t.equal(await runCli(['paypal-simulator'], cli), undefined, 'no exit code: the server keeps running')

@@ -2,7 +2,7 @@ import { EventEmitter, once } from 'node:events'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { runPaypalSimulatorCli } from '../../../simulators/paypal/cli.ts'
+import { runPaypalSimulatorCli, SimulatorSettingError } from '../../../simulators/paypal/cli.ts'
 import { basic } from './fixtures/helpers.ts'
 import { spawnUncovered } from '../../helpers/child-process.ts'
 
@@ -21,7 +21,8 @@ t.test('starts from the environment, prints how to use it, never the secret', as
   t.match(base, /^http:\/\/127\.0\.0\.1:\d+$/)
   t.match(lines.join('\n'), `listening on ${base}`)
   t.match(lines.join('\n'), 'Client id: dev-client (secret: PAYPAL_SIMULATOR_CLIENT_SECRET)')
-  t.match(lines.join('\n'), `service.EndPoint = ${base}`)
+  t.match(lines.join('\n'), `config: { 'service.EndPoint': '${base}' }`)
+  t.match(lines[0], /Payments v1 for paypal_rest, Orders v2 and Payments v2 for paypal_checkout/, 'the banner names both APIs')
   t.notMatch(lines.join('\n'), 'dev-secret-value')
 
   const token = await fetch(`${base}/v1/oauth2/token`, {
@@ -46,10 +47,10 @@ t.test('defaults and a bad port', async (t) => {
 
 t.test('the default port is 8089', async (t) => {
   const signals = new EventEmitter()
-  const app = await runPaypalSimulatorCli({ env: { PAYPAL_SIMULATOR_LOG_LEVEL: 'silent' }, log: () => {}, signals }).catch((error: NodeJS.ErrnoException) => error)
+  const app = await runPaypalSimulatorCli({ env: { PAYPAL_SIMULATOR_LOG_LEVEL: 'silent' }, log: () => {}, signals }).catch((error: SimulatorSettingError) => error)
   if (app instanceof Error) {
-    t.equal(app.code, 'EADDRINUSE', 'only a busy port may stop it')
-    t.match(app.message, /8089/)
+    t.equal(app.exitCode, 1, 'only a busy port may stop it')
+    t.match(app.message, /port 8089 on 127\.0\.0\.1 is in use/)
     return
   }
   t.teardown(() => app.close())
