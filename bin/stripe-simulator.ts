@@ -15,7 +15,7 @@ and STRIPE_SIMULATOR_WEBHOOK_SECRET (whsec_…, generated when left out), STRIPE
 (fatal, error, warn, info (default), debug, trace, silent).
 `
 
-/** `paywire stripe-simulator [--port <port>]`: runs until a signal; a bad setting or a busy port is one line and exit code 2. */
+/** `paywire stripe-simulator [--port <port>]`: runs until a signal; a bad setting is one line and exit code 2, a busy port exit code 1. */
 export async function stripeSimulator (args: readonly string[], io: CliIo): Promise<number | undefined> {
   return await runCommand(io, async () => {
     const { values } = parseCommandArguments('stripe-simulator', args, { port: { type: 'string' } })
@@ -27,7 +27,7 @@ export async function stripeSimulator (args: readonly string[], io: CliIo): Prom
     try {
       await runStripeSimulatorCli({ env, log: (line) => io.out(`${line}\n`), signals: io.signals })
     } catch (error) {
-      if (error instanceof CliSettingError) throw new CliUsageError(`paywire stripe-simulator: ${error.message}`)
+      if (error instanceof CliSettingError) throw new CliUsageError(`paywire stripe-simulator: ${error.message}`, error.exitCode)
       throw error
     }
     return undefined

@@ -9,8 +9,15 @@ export interface StripeSimulatorCliEnvironment {
   signals: { once: (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => unknown }
 }
 
-/** A setting the CLI refuses: one line for stderr, exit code 2. */
-export class CliSettingError extends Error {}
+/** A setting the CLI refuses: one line for stderr, and its exit code (2 for a bad value, 1 for a busy port). */
+export class CliSettingError extends Error {
+  readonly exitCode: number
+
+  constructor (message: string, exitCode = 2) {
+    super(message)
+    this.exitCode = exitCode
+  }
+}
 
 export const DEFAULT_PORT = 12111
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
@@ -55,7 +62,8 @@ export async function runStripeSimulatorCli ({ env, log, signals }: StripeSimula
     await app.listen({ port: settings.port, host: '127.0.0.1' })
   } catch (error) {
     await app.close()
-    throw new CliSettingError(`cannot listen on 127.0.0.1:${settings.port}: ${(error as Error).message}`)
+    if ((error as { code?: string }).code === 'EADDRINUSE') throw new CliSettingError(`port ${settings.port} on 127.0.0.1 is in use: choose another with --port or STRIPE_SIMULATOR_PORT (0 for any free port)`, 1)
+    throw new CliSettingError(`cannot listen on 127.0.0.1:${settings.port}: ${(error as Error).message}`, 1)
   }
   const { origin, port } = { origin: app.listeningOrigin, port: new URL(app.listeningOrigin).port }
   log(`Stripe simulator listening on ${origin}`)

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import t from 'tap'
 import { paypalCheckoutErrorCodes } from '../../gateways/paypal-checkout/index.ts'
 import { paypalRestErrorCodes } from '../../gateways/paypal-rest/index.ts'
+import { stripeErrorCodes } from '../../gateways/stripe/index.ts'
 import { errorCodes } from '../../plugins/core/engine/index.ts'
 import { graphqlErrorCodes } from '../../plugins/graphql/index.ts'
 import { postgresErrorCodes } from '../../plugins/postgres/index.ts'
@@ -17,7 +18,8 @@ const PARTS: Array<[Record<string, unknown>, string]> = [
   [graphqlErrorCodes, '## GraphQL plugin'],
   [postgresErrorCodes, '## PostgreSQL plugin'],
   [paypalRestErrorCodes, '## PayPal REST gateway'],
-  [paypalCheckoutErrorCodes, '## PayPal Checkout gateway']
+  [paypalCheckoutErrorCodes, '## PayPal Checkout gateway'],
+  [stripeErrorCodes, '## Stripe gateway']
 ]
 
 function exported (codes: Record<string, unknown>): string[] {

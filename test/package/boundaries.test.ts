@@ -36,7 +36,8 @@ const OPTIONAL_PEER_OWNERS: Record<string, string> = {
   '@escape.tech/graphql-armor-cost-limit': './graphql',
   '@escape.tech/graphql-armor-max-aliases': './graphql',
   '@escape.tech/graphql-armor-max-directives': './graphql',
-  pg: './postgres'
+  pg: './postgres',
+  stripe: './gateways/stripe'
 }
 /** What makes a module a Fastify plugin (@fastify/error is a standalone error helper). */
 const FASTIFY_PACKAGES = ['fastify', 'fastify-plugin', '@fastify/awilix']
@@ -69,7 +70,7 @@ function graph (entry: string): { modules: string[], packages: string[] } {
 
 t.test('the exports map names every runtime subpath with its source entry', async (t) => {
   t.same(sourceEntries().map(([subpath]) => subpath).filter((subpath) => subpath !== './postgres'),
-    ['.', './engine', './redis', './graphql', './gateways/offline', './gateways/paypal-rest', './gateways/paypal-checkout'])
+    ['.', './engine', './redis', './graphql', './gateways/offline', './gateways/paypal-rest', './gateways/paypal-checkout', './gateways/stripe'])
 })
 
 for (const [subpath, entry] of sourceEntries()) {

@@ -57,15 +57,16 @@ cpSync(fixtures, app, { recursive: true })
 writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
 // The repository's own versions, so npm finds them in its cache: no registry round trip in CI.
 await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball,
-  ...['fastify', 'ioredis', 'typescript', '@types/node'].map((name) => `${name}@${installedVersion(name)}`)], app)
+  ...['fastify', 'ioredis', 'stripe', 'typescript', '@types/node'].map((name) => `${name}@${installedVersion(name)}`)], app)
 
 t.test('the tarball holds the build and the documentation, nothing the repository only develops with', async (t) => {
   const files = packed[0]?.files.map((file) => file.path) ?? []
   const allowed = /^(dist\/.+\.(js|d\.ts|d\.ts\.map|html)|docs\/.+\.md|(plugins|gateways|simulators)\/.+\/README\.md|(README|MIGRATION|CHANGELOG|SECURITY)\.md|LICENSE|package\.json)$/
   t.same(files.filter((file) => !allowed.test(file)), [])
   for (const file of ['dist/plugins/core/index.js', 'dist/plugins/core/index.d.ts', 'dist/plugins/core/index.d.ts.map', 'dist/bin/paywire.js',
-    'dist/plugins/core/templates/done.html', 'dist/plugins/core/engine/kernel/templates/layout.html',
-    'dist/simulators/paypal/index.js', 'dist/simulators/paypal/index.d.ts', 'simulators/paypal/README.md', 'LICENSE', 'CHANGELOG.md', 'SECURITY.md']) {
+    'dist/plugins/core/templates/done.html', 'dist/plugins/core/engine/kernel/templates/layout.html', 'LICENSE', 'CHANGELOG.md', 'SECURITY.md',
+    'dist/simulators/paypal/index.js', 'dist/simulators/paypal/index.d.ts', 'simulators/paypal/README.md',
+    'dist/gateways/stripe/index.js', 'dist/gateways/stripe/index.d.ts', 'gateways/stripe/README.md', 'simulators/stripe/README.md']) {
     t.ok(files.includes(file), file)
   }
   t.notOk(files.some((file) => /(^|\/)(test|examples|\.ci)\//.test(file) || (file.endsWith('.ts') && !file.endsWith('.d.ts'))), 'no tests, examples, CI or sources')
@@ -118,6 +119,38 @@ t.test('a strict TypeScript app type-checks against the shipped .d.ts (misuse re
   // any @ts-expect-error line of misuse.ts that compiles.
   await t.resolves(run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], app))
   await takeOnePayment(t, 'dist/shop.js')
+})
+
+/** Starts a child in the app and waits for the stdout line matching `pattern`; killed at teardown. */
+async function startChild (t: Test, args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<string> {
+  const child = spawnUncovered(process.execPath, args, { cwd: app, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'inherit'] })
+  t.teardown(() => { child.kill('SIGKILL') })
+  for await (const line of createInterface({ input: child.stdout })) {
+    const found = pattern.exec(line)?.[1]
+    if (found !== undefined) return found
+  }
+  throw new Error(`${args.join(' ')} never printed ${String(pattern)}`)
+}
+
+t.test('with the stripe peer installed, a plain JavaScript shop takes a Stripe payment against npx paywire stripe-simulator', async (t) => {
+  const key = `sk_test_${randomUUID().replaceAll('-', '')}`
+  const simulator = await startChild(t, ['node_modules/.bin/paywire', 'stripe-simulator'],
+    { STRIPE_SIMULATOR_PORT: '0', STRIPE_SIMULATOR_SECRET_KEY: key, STRIPE_SIMULATOR_LOG_LEVEL: 'silent' }, /^Stripe simulator listening on (\S+)/)
+  const origin = await startChild(t, ['stripe-shop.mjs'], { STRIPE_SECRET_KEY: key, STRIPE_PORT: new URL(simulator).port }, /^listening (\S+)/)
+  const checkout = await fetch(`${origin}/checkout`, { method: 'POST', redirect: 'manual' })
+  const captureUrl = checkout.headers.get('location') as string
+  const toStripe = await fetch(captureUrl, { redirect: 'manual' })
+  t.equal(toStripe.status, 302, 'the gateway made a Checkout Session')
+  const sessionUrl = toStripe.headers.get('location') as string
+  t.match(sessionUrl, `${simulator}/c/pay/cs_test_`)
+  t.equal((await fetch(sessionUrl)).status, 200, 'Stripe\'s page')
+  const paid = await fetch(sessionUrl, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ payment_method: 'pm_card_visa', action: 'pay' }) })
+  t.equal(paid.status, 303)
+  t.equal(paid.headers.get('location'), captureUrl, 'back to the capture URL')
+  const back = await fetch(captureUrl, { redirect: 'manual' })
+  t.equal(back.status, 302)
+  const done = await fetch(back.headers.get('location') as string, { headers: { accept: 'application/json' } })
+  t.match(await done.json(), { status: 'captured', payment: { number: 'ORDER-43', totalAmount: 2500, currencyCode: 'EUR' } })
 })
 
 t.test('publint and arethetypeswrong find nothing wrong with the tarball', async (t) => {

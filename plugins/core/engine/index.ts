@@ -63,7 +63,7 @@ export { escapeHtml } from './html.ts'
 
 export { LocateNotification, type PaymentLookup, type ProviderNotification } from './requests/notification.ts'
 export { NotificationReceiver, UNMATCHED_MEMORY_MS, type NotificationReceiverParts } from './kernel/notification-receiver.ts'
-export { Generic, Capture, Authorize, Refund, Cancel, Notify, Sync, Payout, type RefundOptions } from './requests/generic.ts'
+export { Generic, Capture, Authorize, Refund, Cancel, Notify, Sync, Payout, type CaptureOptions, type RefundOptions } from './requests/generic.ts'
 export {
   BaseGetStatus, GetHumanStatus, GetBinaryStatus, HumanStatus, BinaryStatus, HUMAN_STATUSES,
   type HumanStatusValue, type PaymentAmounts

@@ -15,13 +15,20 @@ function io (env: Record<string, string | undefined> = {}): { out: string[], err
 t.test('--help, and arguments it does not take', async (t) => {
   const help = io()
   t.equal(await runCli(['stripe-simulator', '--help'], help.write), 0)
-  t.match(help.out.join(''), /STRIPE_SIMULATOR_PORT \(default 12111/)
+  t.match(help.out.join(''), /--port <port> +the port to listen on \(default 12111/)
+  t.match(help.out.join(''), /STRIPE_SIMULATOR_PORT/)
   const listed = io()
   await runCli(['--help'], listed.write)
   t.match(listed.out.join(''), /stripe-simulator +serve the Stripe simulator/)
   const extra = io()
-  t.equal(await stripeSimulator(['--port', '1'], extra.write), 2)
-  t.match(extra.err.join(''), /^Usage: paywire stripe-simulator/)
+  t.equal(await stripeSimulator(['now'], extra.write), 2)
+  t.match(extra.err.join(''), /^paywire stripe-simulator: unexpected argument "now"/)
+  const misspelt = io()
+  t.equal(await stripeSimulator(['--prot', '1'], misspelt.write), 2)
+  t.match(misspelt.err.join(''), /unknown option --prot: did you mean --port\?/)
+  const badPort = io()
+  t.equal(await stripeSimulator(['--port', 'http'], badPort.write), 2)
+  t.match(badPort.err.join(''), /STRIPE_SIMULATOR_PORT must be a TCP port/)
 })
 
 t.test('bad settings: one line on stderr, exit code 2', async (t) => {
@@ -59,13 +66,13 @@ t.test('runs on a free port, prints where it is, and stops on SIGTERM', async (t
   t.match(run.out.join(''), /shutting down/)
 
   const busy = io({ STRIPE_SIMULATOR_PORT: new URL(origin).port, STRIPE_SIMULATOR_LOG_LEVEL: 'silent' })
-  const second = io({ STRIPE_SIMULATOR_PORT: '0', STRIPE_SIMULATOR_LOG_LEVEL: 'silent', STRIPE_SIMULATOR_WEBHOOK_URL: 'http://127.0.0.1:9/h', STRIPE_SIMULATOR_WEBHOOK_SECRET: 'whsec_given' })
-  t.equal(await stripeSimulator([], second.write), undefined)
+  const second = io({ STRIPE_SIMULATOR_PORT: 'not-a-port', STRIPE_SIMULATOR_LOG_LEVEL: 'silent', STRIPE_SIMULATOR_WEBHOOK_URL: 'http://127.0.0.1:9/h', STRIPE_SIMULATOR_WEBHOOK_SECRET: 'whsec_given' })
+  t.equal(await stripeSimulator(['--port', '0'], second.write), undefined, '--port wins over STRIPE_SIMULATOR_PORT')
   t.match(second.out.join(''), /signed with STRIPE_SIMULATOR_WEBHOOK_SECRET/)
   t.match(second.out.join(''), /Secret key: sk_test_simulator/)
   const port = /127\.0\.0\.1:(\d+)/.exec(second.out.join(''))?.[1] as string
   busy.env.STRIPE_SIMULATOR_PORT = port
-  t.equal(await stripeSimulator([], busy.write), 2, 'a port in use is a setting error')
-  t.match(busy.err[0], /cannot listen on 127\.0\.0\.1:\d+/)
+  t.equal(await stripeSimulator([], busy.write), 1, 'a port in use: one line, exit code 1')
+  t.match(busy.err[0], /port \d+ on 127\.0\.0\.1 is in use: choose another with --port/)
   second.signals.get('SIGINT')?.()
 })

@@ -39,7 +39,22 @@ export class Generic {
   }
 }
 
-export class Capture extends Generic {}
+export interface CaptureOptions {
+  /**
+   * Integer minor units to capture of an authorized payment (a partial capture: the rest is
+   * released); omitted captures all of it. Gateways that cannot capture part refuse it.
+   */
+  amount?: number
+}
+
+export class Capture extends Generic {
+  amount: number | undefined
+
+  constructor (model: unknown, options: CaptureOptions = {}) {
+    super(model)
+    this.amount = options.amount
+  }
+}
 export class Authorize extends Generic {}
 export class Cancel extends Generic {}
 /**

@@ -49,10 +49,12 @@ t.test('plain records are wrapped in an ArrayObject that writes through; other o
   t.equal(new Capture(list).model, list, 'arrays are not records')
 })
 
-t.test('every model request is a Generic; Refund carries an optional amount', async (t) => {
+t.test('every model request is a Generic; Refund and Capture carry an optional amount', async (t) => {
   for (const Request of [Capture, Authorize, Refund, Cancel, Notify, Sync, Payout]) {
     t.ok(new Request({}) instanceof Generic, Request.name)
   }
   t.equal(new Refund({}).amount, undefined, 'no amount: a full refund')
   t.equal(new Refund({}, { amount: 250 }).amount, 250)
+  t.equal(new Capture({}).amount, undefined, 'no amount: all that was authorized')
+  t.equal(new Capture({}, { amount: 600 }).amount, 600, 'a partial capture of an authorization')
 })
