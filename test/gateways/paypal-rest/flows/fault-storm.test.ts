@@ -10,6 +10,9 @@ import { Refund, Sync, isErrorCode } from '../../../../plugins/core/index.ts'
 import { assertAgree, integrityShop, paypalTruth, paywireTruth, type BackendKind } from '../fixtures/integrity.ts'
 import { GATEWAY, checkout, decideOnApprovalPage, paypalIdOf, saleOf, storedPayment, visit, type Shop } from '../fixtures/shop.ts'
 
+// 200 flows with faults: minutes on a loaded 2-core machine, more than the default file timeout.
+t.setTimeout(300_000)
+
 const FLOWS = Number(process.env.PAYWIRE_FAULT_FLOWS ?? 200)
 /*
  * Redis by default: the store whose commits are scripts and round trips (memory commits in one
