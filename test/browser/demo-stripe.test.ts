@@ -52,9 +52,14 @@ async function payWith (page: Page, paymentMethod: string): Promise<void> {
 const heading = async (page: Page) => (await page.textContent('h1'))?.trim()
 const status = async (page: Page) => await page.getAttribute('.status', 'data-status')
 
+// t.testdir() empties the directory each time it is called: once per test keeps every screenshot.
+const testdirs = new WeakMap<Test, string>()
+
 /** Saves what the buyer sees, and checks it is a picture of a page (PNG, not blank-small). */
 async function screenshot (t: Test, page: Page, name: string): Promise<void> {
-  const path = join(t.testdir(), `${name}.png`)
+  const dir = testdirs.get(t) ?? t.testdir()
+  testdirs.set(t, dir)
+  const path = join(dir, `${name}.png`)
   await page.screenshot({ path, fullPage: true })
   const png = await readFile(path)
   t.same([...png.subarray(1, 4)], [...Buffer.from('PNG')], `${name}.png is a PNG`)
