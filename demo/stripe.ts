@@ -34,6 +34,8 @@ export const STRIPE_WEBHOOK_EVENTS = [
 ] as const
 
 const GATEWAY = 'stripe'
+/** How often the in-process simulator looks for retries and expiries that fell due. */
+export const SCHEDULE_MS = 1000
 
 /** Registers the stripe gateway factory and the shop's "stripe" gateway. */
 export async function addStripe (app: FastifyInstance, stripe: 'simulator' | StripeCredentials): Promise<void> {
@@ -47,7 +49,11 @@ export async function addStripe (app: FastifyInstance, stripe: 'simulator' | Str
   const webhookSecret = `whsec_${randomBytes(24).toString('hex')}`
   const simulator = buildStripeSimulator({ apiKeys: [secretKey] })
   await simulator.listen({ port: 0, host: '127.0.0.1' })
+  // The simulator runs what falls due (webhook retries, session expiry) only when its clock moves,
+  // which tests do by hand; a shop left running needs Stripe's schedule to follow real time.
+  const schedule = setInterval(() => { simulator.simulator.clock.advance(0) }, SCHEDULE_MS).unref()
   app.addHook('onClose', async function closeStripeSimulator () {
+    clearInterval(schedule)
     await simulator.close()
   })
   app.decorate('stripeSimulator', simulator)

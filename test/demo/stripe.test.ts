@@ -8,7 +8,7 @@ import { request } from 'undici'
 import { buildDemoShop } from '../../app.ts'
 import { DemoConfigError, readStripeEnvironment } from '../../demo/environment.ts'
 import { startupMessage } from '../../demo/start.ts'
-import { STRIPE_WEBHOOK_EVENTS } from '../../demo/stripe.ts'
+import { SCHEDULE_MS, STRIPE_WEBHOOK_EVENTS } from '../../demo/stripe.ts'
 import { runDoctor } from '../../scripts/doctor/doctor.ts'
 import { envWith } from '../helpers/child-process.ts'
 
@@ -48,6 +48,24 @@ t.test('the demo offers "Card (Stripe)" and pays through the in-process simulato
   t.ok(deliveries.some((delivery) => delivery.eventType === 'checkout.session.completed'), 'Stripe told the shop')
   t.ok(deliveries.every((delivery) => STRIPE_WEBHOOK_EVENTS.includes(delivery.eventType as never)), 'only the events subscribed to')
   t.ok(deliveries.every((delivery) => (delivery.attempts.at(-1)?.statusCode ?? 0) < 300), 'the shop verified and accepted each one')
+})
+
+t.test('the in-process simulator keeps Stripe\'s schedule in real time: a delivery that fell due is sent without anyone moving its clock', async (t) => {
+  const app = await buildDemoShop({ paypal: false, rateLimits: false })
+  t.teardown(() => app.close())
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  const simulator = app.stripeSimulator?.simulator
+  t.teardown(() => simulator?.webhooks.waitForIdle())
+  // As a retry is: scheduled for later (here 1 ms), then due by the clock.
+  simulator?.webhooks.delayNext(1, 100)
+  const checkout = await follow(`${address}/checkout`, { body: 'amount=3&currency=EUR&gateway=stripe' })
+  const toStripe = await follow(checkout.location)
+  await follow(toStripe.location, { body: 'action=pay&payment_method=pm_card_visa' })
+  const started = Date.now()
+  const sent = () => simulator?.webhooks.deliveries().filter((delivery) => delivery.eventType === 'checkout.session.completed' && delivery.status === 'delivered') ?? []
+  // Real time is what is under test: polled, with a bound ten periods long.
+  while (sent().length === 0 && Date.now() - started < 10 * SCHEDULE_MS) await new Promise((resolve) => setTimeout(resolve, SCHEDULE_MS / 10))
+  t.equal(sent().length, 1, 'delivered by the demo\'s schedule')
 })
 
 t.test('with credentials, the stripe gateway is built for Stripe itself, and no simulator starts', async (t) => {
