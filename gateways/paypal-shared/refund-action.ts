@@ -8,8 +8,13 @@ export interface PaypalRefundEntry {
   /** What was asked, in minor units; null: what remained of the sale or capture. */
   requested: number | null
   currency: string
-  /** `pending`: recorded, PayPal's answer not known yet; `completed`: PayPal made it; `refused`: PayPal said no. */
-  state: 'pending' | 'completed' | 'refused'
+  /**
+   * `pending`: recorded, PayPal's answer not known yet; `completed`: PayPal made it and the money
+   * went back; `processing`: PayPal took it but the money has not moved yet (an eCheck: PayPal's
+   * refund state PENDING), the payment's own listing tells when it does; `failed`: PayPal answered
+   * FAILED or CANCELLED, nothing went back; `refused`: PayPal said no.
+   */
+  state: 'pending' | 'completed' | 'processing' | 'failed' | 'refused'
   /** PayPal's refund id, once made. */
   id?: string
   /** PayPal's refusal, as the API records it. */
@@ -56,7 +61,10 @@ export abstract class PaypalRefundAction<
   protected abstract newEntry (record: R, amount: number | null): E
   /** The refund call's body; throws for an amount PayPal cannot take. */
   protected abstract bodyOf (entry: E): PaypalResource
-  /** Asks PayPal for the refund, with the entry's own request id; returns the fields of the made refund to keep on the entry. */
+  /**
+   * Asks PayPal for the refund, with the entry's own request id; returns the fields of the made
+   * refund to keep on the entry, with its `state` when the money did not go back yet or at all.
+   */
   protected abstract refundAt (entry: E, body: PaypalResource): Promise<Partial<E>>
   /** A failed call as this API reads it; undefined when it is no PayPal answer (rethrown as it is). */
   protected abstract settlementOf (error: unknown): RefundSettlement | undefined
@@ -99,7 +107,7 @@ export abstract class PaypalRefundAction<
    */
   async #settle (record: R, entry: E): Promise<Error | undefined> {
     try {
-      Object.assign(entry, await this.refundAt(entry, this.bodyOf(entry)), { state: 'completed' })
+      Object.assign(entry, { state: 'completed' }, await this.refundAt(entry, this.bodyOf(entry)))
       delete record.error
       return undefined
     } catch (error) {
@@ -117,4 +125,12 @@ export abstract class PaypalRefundAction<
     const view = await this.lookUp(record).catch(() => undefined)
     if (view !== undefined) this.views.take(record, view, 'refund')
   }
+}
+
+/** The ledger state of a refund PayPal made, from its own state (v1 `pending`, v2 `PENDING`…): only a completed one moved money. */
+export function refundLedgerState (paypalState: unknown): PaypalRefundEntry['state'] {
+  const state = typeof paypalState === 'string' ? paypalState.toUpperCase() : 'COMPLETED'
+  if (state === 'PENDING') return 'processing'
+  if (state === 'FAILED' || state === 'CANCELLED' || state === 'CANCELED') return 'failed'
+  return 'completed'
 }

@@ -1,5 +1,5 @@
 import { errorCodes } from '../../../plugins/core/engine/index.ts'
-import { PaypalRefundAction, toPaypalAmount, type PaypalRefundEntry, type PaypalResource, type RefundSettlement } from '../../paypal-shared/index.ts'
+import { PaypalRefundAction, refundLedgerState, toPaypalAmount, type PaypalRefundEntry, type PaypalResource, type RefundSettlement } from '../../paypal-shared/index.ts'
 import type { PaypalCheckoutApi } from '../api.ts'
 import { codedError, isFinalRefusal, isPaypalCallError, recordedError } from '../errors.ts'
 import { capturesOf, paypalStatus, recordOf, uniqueRequestId, type CheckoutRecord } from '../record.ts'
@@ -9,6 +9,8 @@ import type { CheckoutViews } from '../views.ts'
 export interface CheckoutRefundEntry extends PaypalRefundEntry {
   captureId: string
   amount?: { value: string, currency_code: string }
+  /** PayPal's refund status when it answered (COMPLETED, PENDING, FAILED, CANCELLED). */
+  refund_status?: string
   error?: Record<string, unknown>
 }
 
@@ -35,7 +37,7 @@ export class RefundAction extends PaypalRefundAction<CheckoutRecord, CheckoutRef
 
   protected async refundAt (entry: CheckoutRefundEntry, body: PaypalResource): Promise<Partial<CheckoutRefundEntry>> {
     const refund = await this.api.refundCapture(entry.captureId, body, entry.requestId)
-    return { id: refund.id, amount: refund.amount }
+    return { id: refund.id, amount: refund.amount, refund_status: refund.status, state: refundLedgerState(refund.status) }
   }
 
   protected settlementOf (error: unknown): RefundSettlement | undefined {

@@ -1,7 +1,7 @@
 import { errorCodes } from '../../../plugins/core/engine/index.ts'
 import { isPaypalCallError, type PaypalError, type PaypalResource, type PaypalRestApi } from '../api.ts'
 import { paypalStatus, recordOf, saleOf, uniqueRequestId, type PaypalRecord } from '../details.ts'
-import { PaypalRefundAction, toPaypalAmount, type PaypalRefundEntry, type RefundSettlement } from '../../paypal-shared/index.ts'
+import { PaypalRefundAction, refundLedgerState, toPaypalAmount, type PaypalRefundEntry, type RefundSettlement } from '../../paypal-shared/index.ts'
 import type { PaypalViews } from '../views.ts'
 import { isFinalRefusal } from './failures.ts'
 
@@ -35,7 +35,7 @@ export class RefundAction extends PaypalRefundAction<PaypalRecord, RefundEntry, 
 
   protected async refundAt (entry: RefundEntry, body: PaypalResource): Promise<Partial<RefundEntry>> {
     const refund = await this.api.refundSale(entry.saleId, body, entry.requestId)
-    return { id: refund.id, amount: refund.amount, refund_state: refund.state }
+    return { id: refund.id, amount: refund.amount, refund_state: refund.state, state: refundLedgerState(refund.state) }
   }
 
   protected settlementOf (error: unknown): RefundSettlement | undefined {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { Cancel, Capture, Refund } from '../../../../plugins/core/index.ts'
+import { Cancel, Capture, Refund, Sync } from '../../../../plugins/core/index.ts'
 import { captureOf, exclusive, pay, statusOf } from '../fixtures/shop.ts'
 import { startCheckoutShop } from '../fixtures/shop.ts'
 
@@ -80,4 +80,29 @@ t.test('refunding or canceling a payment that never got to PayPal: not allowed /
   const journey = await pay(shop, {}, 'capture', 'cancel')
   t.equal(journey.status, 'canceled')
   await t.rejects(exclusive(shop, journey.id, (model) => new Refund(model)), { code: 'PAYWIRE_ERR_OPERATION_NOT_ALLOWED' })
+})
+
+t.test('a refund PayPal answers PENDING counts once its money moves; a FAILED or CANCELLED one never counts', async (t) => {
+  const shop = await startCheckoutShop(t)
+  const journey = await pay(shop)
+  const orders = shop.paypal.simulator.orders
+  orders.queueRefundOutcome('PENDING')
+  await exclusive(shop, journey.id, (model) => new Refund(model, { amount: 500 }))
+  const pending = await statusOf(shop, journey.id)
+  t.match(pending.details.paywire_refunds, [{ state: 'processing', refund_status: 'PENDING', requested: 500 }])
+  t.same(pending.amounts, { captured: 1999, refunded: 0, reversed: 0 }, 'an eCheck refund: nothing went back yet')
+
+  orders.settleRefund(pending.details.paywire_refunds[0].id, 'COMPLETED')
+  await exclusive(shop, journey.id, (model) => new Sync(model))
+  t.same((await statusOf(shop, journey.id)).amounts, { captured: 1999, refunded: 500, reversed: 0 }, 'counted once PayPal lists it COMPLETED')
+
+  orders.queueRefundOutcome('FAILED')
+  await exclusive(shop, journey.id, (model) => new Refund(model, { amount: 300 }))
+  orders.queueRefundOutcome('CANCELLED')
+  await exclusive(shop, journey.id, (model) => new Refund(model, { amount: 200 }))
+  const failed = await statusOf(shop, journey.id)
+  t.match(failed.details.paywire_refunds.slice(1), [{ state: 'failed', refund_status: 'FAILED' }, { state: 'failed', refund_status: 'CANCELLED' }])
+  t.same(failed.amounts, { captured: 1999, refunded: 500, reversed: 0 }, 'failed and cancelled refunds moved nothing')
+  await exclusive(shop, journey.id, (model) => new Sync(model))
+  t.same((await statusOf(shop, journey.id)).amounts, { captured: 1999, refunded: 500, reversed: 0 }, 'nor after a Sync lists them')
 })
