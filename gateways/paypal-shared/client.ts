@@ -38,8 +38,20 @@ const TOKEN_PATH = '/v1/oauth2/token'
  * tells, for a call that is safe to repeat.
  */
 function isTransient (response: HttpClientResponse | undefined): boolean {
-  return response === undefined || response.statusCode >= 500 || response.statusCode === 409
+  return response === undefined || response.statusCode >= 500 || response.statusCode === 409 || isRateLimited(response)
 }
+
+/**
+ * 429 RATE_LIMIT_REACHED: PayPal refused the call before doing any work, so trying again after
+ * a back-off is safe for every call, with or without a PayPal-Request-Id
+ * (https://developer.paypal.com/api/rest/reference/rate-limiting/).
+ */
+function isRateLimited (response: HttpClientResponse | undefined): boolean {
+  return response?.statusCode === 429
+}
+
+/** The longest Retry-After honoured: a longer wait would outlast what a buyer waits for. */
+const MAX_RETRY_AFTER_MS = 5_000
 
 /**
  * PayPal REST over the application's HTTP client, shared by the PayPal gateways: OAuth2 client-credentials tokens cached
@@ -85,7 +97,8 @@ export class PaypalRestClient {
   async #call (method: string, path: string, options: CallOptions = {}): Promise<PaypalResource> {
     const body = options.body instanceof RawJson ? options.body.json : options.body === undefined ? undefined : JSON.stringify(options.body)
     const repeatable = method === 'GET' || options.requestId !== undefined
-    const response = await this.#withRetries(repeatable ? this.config.attempts : 1, (attempt) => this.#authorizedSend(method, path, body, options, attempt))
+    const response = await this.#withRetries(this.config.attempts, (attempt) => this.#authorizedSend(method, path, body, options, attempt),
+      repeatable ? isTransient : isRateLimited)
     if (response === undefined || response.statusCode >= 400) throw failure(response, path)
     return parseAnswer(response, path)
   }
@@ -107,15 +120,16 @@ export class PaypalRestClient {
   }
 
   /** Bounded retries with backoff, for answers that leave the outcome open, of calls safe to repeat. */
-  async #withRetries (attempts: number, send: (attempt: number) => Promise<HttpClientResponse | undefined>): Promise<HttpClientResponse | undefined> {
+  async #withRetries (attempts: number, send: (attempt: number) => Promise<HttpClientResponse | undefined>,
+    retryable: (response: HttpClientResponse | undefined) => boolean = isTransient): Promise<HttpClientResponse | undefined> {
     let attempt = 1
     let response = await send(attempt)
-    while (isTransient(response) && attempt < attempts) {
+    while (retryable(response) && attempt < attempts) {
       // With log.LogEnabled, the SDK-style lines already show each failed attempt.
       if (this.config.logLevel === undefined) {
         this.#logger.warn({ paypal: { gateway: this.config.gatewayName, attempt, status: response?.statusCode } }, 'paywire: PayPal call left its outcome open; trying again')
       }
-      await this.#backoff(attempt)
+      await this.#backoff(attempt, response)
       response = await send(++attempt)
     }
     return response
@@ -164,9 +178,12 @@ export class PaypalRestClient {
     return answer.access_token
   }
 
-  async #backoff (attempt: number): Promise<void> {
+  /** Exponential back-off with jitter, or the Retry-After PayPal asked for (in seconds, capped). */
+  async #backoff (attempt: number, response: HttpClientResponse | undefined): Promise<void> {
     const base = this.config.retryBackoffMs * 2 ** (attempt - 1)
-    await sleep(base + Math.random() * base / 2)
+    const retryAfter = Number(response?.headers['retry-after'])
+    const asked = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter * 1000, MAX_RETRY_AFTER_MS) : 0
+    await sleep(Math.max(asked, base + Math.random() * base / 2))
   }
 
   #log (level: LogLevel, details: Record<string, unknown>, message: string): void {

@@ -177,3 +177,26 @@ t.test('the webhook event is spliced into the verification body byte for byte; t
   t.notMatch(logger.text(), /client-secret-canary|A21AA-token/)
   t.ok(logger.lines.some((line) => line.level === 'info' && line.message === 'PayPal call'), 'with log.LogEnabled, the SDK-style lines')
 })
+
+t.test('429 RATE_LIMIT_REACHED is retried for every call, after the Retry-After PayPal asks for', async (t) => {
+  const sent: number[] = []
+  let limited = 1
+  paypal((request, response) => {
+    sent.push(performance.now())
+    if (limited-- > 0) {
+      json(response, 429, { name: 'RATE_LIMIT_REACHED', message: 'Too many requests. Blocked due to rate limiting.' }, { 'retry-after': '0.05' })
+      return
+    }
+    json(response, 201, { id: 'PAY-2', state: 'created' })
+  })
+  const created = await client().request('POST', '/v1/payments/payment', { body: { intent: 'sale' } })
+  t.same(created, { id: 'PAY-2', state: 'created' }, 'PayPal did no work on a 429: a call without a request id is sent again')
+  t.equal(sent.length, 2)
+  t.ok((sent[1] as number) - (sent[0] as number) >= 45, 'not before Retry-After')
+
+  limited = 5
+  sent.length = 0
+  t.match(await client(new CapturingLogger(), { 'http.Retry': 1 }).request('POST', '/v1/payments/payment', { body: {} }).catch((error: unknown) => error),
+    { httpStatus: 429, paypal: { name: 'RATE_LIMIT_REACHED' } }, 'within the configured attempts, then PayPal\'s error')
+  t.equal(sent.length, 2)
+})
