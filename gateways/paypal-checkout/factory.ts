@@ -44,7 +44,7 @@ export class PaypalCheckoutGatewayFactory extends CoreGatewayFactory {
         api: PaypalCheckoutApi,
         views: CheckoutViews,
         stateReader: () => new CheckoutStateReader(),
-        locator: autowire(CheckoutWebhookLocator).constructor(get(PaypalRestConfig)),
+        locator: autowire(CheckoutWebhookLocator).constructor(get(PaypalRestConfig), get(PaypalCheckoutApi)),
         actions: [CancelAction, RefundAction, SyncAction, NotifyAction]
       }),
       'paypal_checkout.brand_name': '',

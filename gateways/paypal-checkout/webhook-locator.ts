@@ -1,12 +1,26 @@
 import { Payment } from '../../plugins/core/engine/index.ts'
 import { PaypalWebhookLocator, type PaypalRestConfig, type PaypalWebhookEvent, type WebhookLocation } from '../paypal-shared/index.ts'
+import type { PaypalCheckoutApi } from './api.ts'
 
-/** The order an event is about: the order itself, or the one a capture, authorization or refund names. */
+/**
+ * The order an event names by itself: the order, or the one a capture or authorization names in
+ * `supplementary_data.related_ids`, or links to as `up`. A refund names neither: its `up` link is
+ * its capture (https://developer.paypal.com/docs/api/payments/v2/#refunds_get).
+ */
 export function orderIdOf (event: PaypalWebhookEvent): string | undefined {
   const resource = event.resource ?? {}
   if (event.resource_type === 'checkout-order') return typeof resource.id === 'string' ? resource.id : undefined
   const orderId = resource.supplementary_data?.related_ids?.order_id
-  return typeof orderId === 'string' ? orderId : undefined
+  if (typeof orderId === 'string') return orderId
+  return upLinkId(resource, 'checkout/orders')
+}
+
+/** The id at the end of the resource's `up` link, when it points at `kind` (`checkout/orders`, `payments/captures`). */
+function upLinkId (resource: Record<string, any>, kind: string): string | undefined {
+  const links = Array.isArray(resource.links) ? resource.links as Array<Record<string, unknown>> : []
+  const up = links.find((link) => link.rel === 'up' && typeof link.href === 'string')
+  const match = up === undefined ? null : new RegExp(`/v2/${kind}/([^/?#]+)$`).exec(up.href as string)
+  return match?.[1] === undefined ? undefined : decodeURIComponent(match[1])
 }
 
 /** The custom id Paywire put on the order (the Payment's id): on captures and authorizations, or the order's unit. */
@@ -22,16 +36,18 @@ export function customIdOf (event: PaypalWebhookEvent): string | undefined {
  */
 export class CheckoutWebhookLocator extends PaypalWebhookLocator {
   /** Its constructor parameters, for constructorParameter() (see autowire()). */
-  static readonly inject = ['config']
+  static readonly inject = ['config', 'api']
   readonly config: PaypalRestConfig
+  readonly api: PaypalCheckoutApi
 
-  constructor (config: PaypalRestConfig) {
+  constructor (config: PaypalRestConfig, api: PaypalCheckoutApi) {
     super()
     this.config = config
+    this.api = api
   }
 
-  locate (event: PaypalWebhookEvent): WebhookLocation {
-    const orderId = orderIdOf(event)
+  async locate (event: PaypalWebhookEvent): Promise<WebhookLocation> {
+    const orderId = orderIdOf(event) ?? await this.#orderOfParentCapture(event)
     const customId = customIdOf(event)
     const resourceIds: Record<string, string> = {}
     if (orderId !== undefined) resourceIds.order = orderId
@@ -50,6 +66,18 @@ export class CheckoutWebhookLocator extends PaypalWebhookLocator {
     }
     const amount = event.resource?.amount
     return { resourceIds, lookups, amount: { value: amount?.value, currency: amount?.currency_code } }
+  }
+
+  /**
+   * A refund or reversal names its order only through its capture (`up`): without the custom id
+   * Paywire sets on its own refunds (a reversal, a refund made in PayPal's dashboard), the capture
+   * is fetched for the order it belongs to.
+   */
+  async #orderOfParentCapture (event: PaypalWebhookEvent): Promise<string | undefined> {
+    const captureId = upLinkId(event.resource ?? {}, 'payments/captures')
+    if (captureId === undefined || customIdOf(event) !== undefined) return undefined
+    const orderId = (await this.api.getCapture(captureId)).supplementary_data?.related_ids?.order_id
+    return typeof orderId === 'string' ? orderId : undefined
   }
 
   recordOf (model: object): Record<string, any> | undefined {

@@ -36,7 +36,7 @@ export interface PaypalApiParts {
   views: Class
   stateReader: () => PaymentStateReader
   /** How a verified webhook finds its payment. */
-  locator: AutowireDefinition<any> | FactoryDefinition<PaypalWebhookLocator>
+  locator: AutowireDefinition<any> | FactoryDefinition<any>
   /** The actions built from (api, views). */
   actions: Class[]
 }

@@ -20,7 +20,8 @@ export interface WebhookLocation {
  * registers its own under this service id.
  */
 export abstract class PaypalWebhookLocator {
-  abstract locate (event: PaypalWebhookEvent): WebhookLocation
+  /** May ask PayPal (a parent resource the event only links to); a failed call is thrown, so PayPal delivers again. */
+  abstract locate (event: PaypalWebhookEvent): WebhookLocation | Promise<WebhookLocation>
   /** PayPal's record (with Paywire's bookkeeping) in a stored model of this gateway; undefined: not one. */
   abstract recordOf (model: object): Record<string, any> | undefined
 }
@@ -56,7 +57,7 @@ export class LocateWebhookAction extends GatewayAwareAction {
     const event = parseWebhookEvent(http.content)
     if (event === undefined) throw refuseWebhook('Not a PayPal webhook event.')
     if (!await this.verifier.verify(http)) throw refuseWebhook('Webhook signature verification failed.')
-    const { resourceIds, lookups, amount } = this.locator.locate(event)
+    const { resourceIds, lookups, amount } = await this.locator.locate(event)
     request.notification = paypalNotification(event, resourceIds, amount)
     request.lookups = lookups
     request.handled = (model) => {

@@ -8,6 +8,8 @@ import type { CheckoutViews } from '../views.ts'
 /** One refund of an Orders v2 capture as Paywire keeps it in `details.paywire_refunds`. */
 export interface CheckoutRefundEntry extends PaypalRefundEntry {
   captureId: string
+  /** The order's custom id (the Payment's id), sent on the refund so its webhooks name the payment. */
+  customId?: string
   amount?: { value: string, currency_code: string }
   /** PayPal's refund status when it answered (COMPLETED, PENDING, FAILED, CANCELLED). */
   refund_status?: string
@@ -28,11 +30,16 @@ export class RefundAction extends PaypalRefundAction<CheckoutRecord, CheckoutRef
   protected newEntry (record: CheckoutRecord, amount: number | null): CheckoutRefundEntry {
     const capture = refundableCapture(record)
     if (capture === undefined) throw new errorCodes.PAYWIRE_ERR_OPERATION_NOT_ALLOWED('Refund', paypalStatus(record))
-    return { requestId: uniqueRequestId(record, 'refund'), captureId: capture.id, requested: amount, currency: capture.amount.currency_code, state: 'pending' }
+    const entry: CheckoutRefundEntry = { requestId: uniqueRequestId(record, 'refund'), captureId: capture.id, requested: amount, currency: capture.amount.currency_code, state: 'pending' }
+    const customId = record.purchase_units?.[0]?.custom_id
+    if (typeof customId === 'string') entry.customId = customId
+    return entry
   }
 
   protected bodyOf (entry: CheckoutRefundEntry): PaypalResource {
-    return entry.requested === null ? {} : { amount: { value: toPaypalAmount(entry.requested, entry.currency), currency_code: entry.currency } }
+    const body: PaypalResource = entry.requested === null ? {} : { amount: { value: toPaypalAmount(entry.requested, entry.currency), currency_code: entry.currency } }
+    if (entry.customId !== undefined) body.custom_id = entry.customId
+    return body
   }
 
   protected async refundAt (entry: CheckoutRefundEntry, body: PaypalResource): Promise<Partial<CheckoutRefundEntry>> {

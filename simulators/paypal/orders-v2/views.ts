@@ -101,11 +101,6 @@ export function orderRefundView (refund: StoredOrderRefund, base: string): V2Res
       net_amount: money(refund.amountMinor, refund.currency),
       total_refunded_amount: money(refund.totalRefundedMinor, refund.currency)
     },
-    // Invented (issue 21): PayPal's refund has no supplementary_data, and its custom_id / invoice_id are
-    // the refund call's own, not the order's. paypal_checkout locates refunds by them today; the gateway
-    // half switches to links[rel=up], then these three go.
-    ...unitFields(refund.capture.order),
-    supplementary_data: related(refund.capture.order),
     create_time: paypalTime(refund.createdAt),
     update_time: paypalTime(refund.updatedAt),
     links: [
