@@ -220,7 +220,12 @@ export class PaywireEvents {
       this.#again = false
       const now = Date.now()
       const partitions = new Set<string>()
-      for (const [partition, at] of this.#pending) if (at <= now) partitions.add(partition)
+      let later = Infinity
+      for (const [partition, at] of this.#pending) {
+        if (at <= now) partitions.add(partition)
+        else later = Math.min(later, at)
+      }
+      this.#wakeAt(later)
       try {
         // Partitions being delivered are still due: asked for on top, then skipped.
         const due = await this.#outbox.due(now, WORKERS + this.#workers.size)
@@ -318,6 +323,8 @@ export class PaywireEvents {
     const timeoutMs = this.#options.handlerTimeoutMs
     const timedOut = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => { reject(new HandlerTimeout(`${handler.name === '' ? 'anonymous' : handler.name} (on '${subscribed}')`, timeoutMs)) }, timeoutMs)
+      // A process on its way out need not wait for it: the event stays in the outbox.
+      timer.unref()
     })
     try {
       await Promise.race([(async () => { await handler(event) })(), timedOut])
