@@ -1,11 +1,13 @@
 /*
  * One payment's handler cannot hold back another payment's events (docs/events.md, "In
  * commit order per payment"): a handler that never returns, one that is slower than
- * handlerTimeoutMs, one that throws — on memory, Redis and PostgreSQL. Time is never waited
+ * handlerTimeoutMs, one that throws — on memory, Redis, a Redis Cluster of the file's own
+ * (started on first use) and PostgreSQL. Time is never waited
  * for: handlers signal when they are entered, and a deadline only turns a stall into a
  * failure instead of a hung test.
  */
 import { randomUUID } from 'node:crypto'
+import { Cluster } from 'ioredis'
 import t from 'tap'
 import {
   Capture, Logger, Payment, PaywireBuilder, Refund, outboxRecord, partitionOf,
@@ -14,6 +16,7 @@ import {
 import { OfflineGatewayFactory } from '../../../../../gateways/offline/index.ts'
 import { PostgresStorageBackend } from '../../../../../plugins/postgres/index.ts'
 import { RedisStorageBackend } from '../../../../../plugins/redis/index.ts'
+import { ownCluster, type OwnCluster } from '../../../../helpers/redis-cluster.ts'
 import { testPostgres } from '../../../postgres/fixtures.ts'
 import { deferred, testRedis, type Deferred } from '../../../redis/fixtures.ts'
 
@@ -34,11 +37,20 @@ async function within<T> (promise: Promise<T>, ms: number, what: string): Promis
   }
 }
 
+/** The cluster outlives each test: one start (about a second) for the whole file. */
+const file = t
+let cluster: OwnCluster | undefined
 const backends: Record<string, (t: any) => Promise<StorageBackend | undefined>> = {
   memory: async () => undefined,
   redis: async (t) => {
     const { client, prefix } = await testRedis(t, 'events-isolation')
     return new RedisStorageBackend(client, { keyPrefix: prefix })
+  },
+  'redis cluster': async (t) => {
+    cluster ??= await ownCluster(file)
+    const client = new Cluster(cluster.nodes, { redisOptions: { protocol: 2 }, enableAutoPipelining: true })
+    t.teardown(() => { client.disconnect() })
+    return new RedisStorageBackend(client, { keyPrefix: `events-isolation:${randomUUID()}:` })
   },
   postgres: async (t) => {
     const { pool, schema } = await testPostgres(t, 'events_isolation')
