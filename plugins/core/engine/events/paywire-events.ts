@@ -81,6 +81,8 @@ export class PaywireEvents {
   /** A pass found more due partitions than free workers: a worker that ends starts another pass. */
   #starved = false
   readonly #workers = new Map<string, Promise<void>>()
+  /** Partitions a commit named while their worker ran: it may have looked before the commit, so it runs again. */
+  readonly #rerun = new Set<string>()
   /** partition → when to try it (ms), see PENDING_KEPT. */
   readonly #pending = new Map<string, number>()
   #poller: NodeJS.Timeout | undefined
@@ -153,7 +155,10 @@ export class PaywireEvents {
    */
   wake (partitions: Iterable<string> = []): void {
     if (this.#closed) return
-    for (const partition of partitions) this.#remember(partition, 0)
+    for (const partition of partitions) {
+      this.#remember(partition, 0)
+      if (this.#workers.has(partition)) this.#rerun.add(partition)
+    }
     if (!this.#started) return
     if (this.#running !== undefined) {
       this.#again = true
@@ -244,7 +249,8 @@ export class PaywireEvents {
         }
         const worker = this.#deliverPartition(partition).finally(() => {
           this.#workers.delete(partition)
-          if (this.#starved) {
+          if (this.#rerun.delete(partition)) this.#remember(partition, 0)
+          if (this.#starved || this.#pending.get(partition) === 0) {
             this.#starved = false
             this.wake()
           }
@@ -300,9 +306,8 @@ export class PaywireEvents {
       next = Date.now() + this.#options.pollIntervalMs
       this.#logger.error({ err: error, paywire: { partition } }, 'paywire: delivering a payment\'s events failed on the outbox; the poller tries again')
     } finally {
-      if (next === undefined) this.#pending.delete(partition)
-      else {
-        this.#pending.delete(partition)
+      this.#pending.delete(partition)
+      if (next !== undefined) {
         this.#remember(partition, next)
         this.#wakeAt(next)
       }
