@@ -3,14 +3,15 @@
  * a cluster of the test's own: the instance that committed them delivers them at once
  * anyway, and an instance that did not finds them within recoverIntervalMs — not after the
  * five minutes of the default scan. The {outbox} node being unreachable is played by a due
- * mark that fails, as ioredis reports it during a failover.
+ * mark that fails, as ioredis reports it during a failover, and then for real by killing
+ * that master on a cluster of the test's own.
  */
 import { randomUUID } from 'node:crypto'
-import { Cluster } from 'ioredis'
+import { Cluster, type Redis } from 'ioredis'
 import t from 'tap'
 import { OfflineGatewayFactory } from '../../../gateways/offline/index.ts'
 import {
-  Capture, Payment, PaywireBuilder, PaywireEvents, outboxRecord, type Logger, type PaymentEvent
+  Capture, Logger, Payment, PaywireBuilder, PaywireEvents, outboxRecord, partitionOf, type PaymentEvent
 } from '../../../plugins/core/index.ts'
 import { RedisOutbox, RedisStorageBackend } from '../../../plugins/redis/index.ts'
 import { ownCluster } from '../../helpers/redis-cluster.ts'
@@ -91,4 +92,37 @@ t.test('an unmarked event another instance committed is found by the scan every 
   t.same(await outbox.due(Date.now(), 100), [], 'unmarked')
   await within(heard.promise, 10_000, 'found by a recovery scan')
   t.ok(scanned.count >= 2, 'by a scan after the first')
+})
+
+t.test('the {outbox} slot\'s master killed (SIGKILL, no replica to take over): the committing instance still delivers its payment\'s event', async (t) => {
+  const own = await ownCluster(t)
+  // The surviving masters keep serving their slots, as a cluster mid-failover does for every slot but the failed one's.
+  for (const node of own.nodes) await own.client.nodes('master').find((master) => master.options.port === node.port)?.config('SET', 'cluster-require-full-coverage', 'no')
+  const killed = new Cluster(own.nodes, { redisOptions: { protocol: 2, commandTimeout: 500 }, enableAutoPipelining: true })
+  t.teardown(() => { killed.disconnect() })
+  const backend = new RedisStorageBackend(killed, { keyPrefix: `killed:${randomUUID()}:` })
+  const slotOf = async (key: string) => Number(await own.client.cluster('KEYSLOT', key))
+  const ranges = await own.client.cluster('SLOTS')
+  const portOf = (slot: number) => ranges.find(([from, to]) => from <= slot && slot <= to)?.[2]?.[1]
+  const outboxPort = portOf(await slotOf(backend.outbox.dueKey))
+  const paywire = new PaywireBuilder()
+    .addGlobalService(Logger, quiet)
+    .setStorageBackend(backend)
+    .addGatewayFactory('offline', new OfflineGatewayFactory())
+    .addGateway('cash', { factory: 'offline' })
+    .getPaywire()
+  t.teardown(() => paywire.close())
+  const heard = deferred<PaymentEvent>()
+  paywire.on('payment.captured', (event) => { heard.resolve(event) })
+  paywire.events.start()
+  let payment: Payment
+  do {
+    payment = Object.assign(paywire.getStorage(Payment).create(), { id: randomUUID(), gatewayName: 'cash', number: 'KILLED-1', totalAmount: 500, currencyCode: 'EUR' })
+  } while (portOf(await slotOf(`{${partitionOf('Payment', payment.id as string)}}`)) === outboxPort)
+  await paywire.getStorage(Payment).update(payment)
+  const victim = own.client.nodes('master').find((master) => master.options.port === outboxPort) as Redis
+  const pid = Number(/process_id:(\d+)/.exec(await victim.info('server'))?.[1])
+  process.kill(pid, 'SIGKILL')
+  await paywire.executeExclusive('cash', payment, (model) => new Capture(model))
+  t.match(await within(heard.promise, 20_000, 'delivered with the due index\'s master dead'), { payment: { id: payment.id } })
 })

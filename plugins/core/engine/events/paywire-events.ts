@@ -231,34 +231,41 @@ export class PaywireEvents {
         else later = Math.min(later, at)
       }
       this.#wakeAt(later)
+      // Before the due index is read: while its node is failing over, reading it can take seconds.
+      if (!this.#startWorkers(partitions)) return
       try {
         // Partitions being delivered are still due: asked for on top, then skipped.
         const due = await this.#outbox.due(now, WORKERS + this.#workers.size)
-        for (const partition of due) partitions.add(partition)
         if (due.length === WORKERS + this.#workers.size) this.#again = true
+        if (!this.#startWorkers(due)) return
       } catch (error) {
         this.#logger.error({ err: error }, 'paywire: reading the event outbox failed; the poller tries again')
       }
-      for (const partition of partitions) {
-        if (this.#closed) return
-        if (this.#workers.has(partition)) continue
-        if (this.#workers.size >= WORKERS) {
-          this.#starved = true
-          this.#again = false
-          break
-        }
-        const worker = this.#deliverPartition(partition).finally(() => {
-          this.#workers.delete(partition)
-          if (this.#rerun.delete(partition)) this.#remember(partition, 0)
-          if (this.#starved || this.#pending.get(partition) === 0) {
-            this.#starved = false
-            this.wake()
-          }
-          this.#notify()
-        })
-        this.#workers.set(partition, worker)
-      }
     } while (this.#again && !this.#closed)
+  }
+
+  /** False when the pass should end: closed, or every worker busy (one that ends starts the next pass). */
+  #startWorkers (partitions: Iterable<string>): boolean {
+    for (const partition of partitions) {
+      if (this.#closed) return false
+      if (this.#workers.has(partition)) continue
+      if (this.#workers.size >= WORKERS) {
+        this.#starved = true
+        this.#again = false
+        return false
+      }
+      const worker = this.#deliverPartition(partition).finally(() => {
+        this.#workers.delete(partition)
+        if (this.#rerun.delete(partition)) this.#remember(partition, 0)
+        if (this.#starved || this.#pending.get(partition) === 0) {
+          this.#starved = false
+          this.wake()
+        }
+        this.#notify()
+      })
+      this.#workers.set(partition, worker)
+    }
+    return true
   }
 
   /** A retry due before the next poll gets a timer of its own. */
