@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { FastifyInstance } from 'fastify'
 import {
-  errorCodes, type EventDeliveryOptions, type GatewayOptions, type ModelClass, type PaywireBuilder, type Storage, type StorageBackend, type TokenStorage
+  EVENT_DELIVERY_OPTION_NAMES, errorCodes, type EventDeliveryOptions, type GatewayOptions, type ModelClass, type PaywireBuilder, type Storage, type StorageBackend, type TokenStorage
 } from './engine/index.ts'
 import { checkPagesOptions, type PagesOptions } from './pages.ts'
 import { asSentenceTail, refuseUnknownOptions } from './engine/suggest.ts'
@@ -29,7 +29,9 @@ export const PaywirePluginOptionsSchema = Type.Object({
     retryMaxMs: Type.Optional(Type.Integer({ minimum: 0 })),
     pollIntervalMs: Type.Optional(Type.Integer({ minimum: 1 })),
     leaseMs: Type.Optional(Type.Integer({ minimum: 1 })),
-    closeTimeoutMs: Type.Optional(Type.Integer({ minimum: 0 }))
+    closeTimeoutMs: Type.Optional(Type.Integer({ minimum: 0 })),
+    handlerTimeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
+    recoverIntervalMs: Type.Optional(Type.Integer({ minimum: 1 }))
   }, { additionalProperties: false }))
 }, { additionalProperties: true })
 export type PaywirePluginJsonOptions = Static<typeof PaywirePluginOptionsSchema>
@@ -97,6 +99,8 @@ const OPTION_NAMES = [
 export function validateOptions (options: PaywirePluginOptions): void {
   // A misspelt option (baseURL) would otherwise be dropped without a word.
   refuseUnknownOptions('paywire', options, OPTION_NAMES)
+  // Before the schema, whose "unexpected property" would not say which name was meant.
+  if (typeof options.events === 'object' && options.events !== null) refuseUnknownOptions('paywire', options.events, EVENT_DELIVERY_OPTION_NAMES, 'events.')
   if ((options.trustRequestBaseUrl as unknown) === true) {
     fail('trustRequestBaseUrl', 'must list the origins the shop is reached at, like [\'https://shop.example\']: trusting any Host header lets a spoofed one choose where payment links and after URLs point')
   }

@@ -17,9 +17,11 @@ import { defineScript, type ScriptCall } from './scripts.ts'
  * its head is due). On a single Redis the commit script writes it too. On a Cluster it
  * lives in one slot of its own — a commit touches only its payment's slot, and a per-slot
  * index would have to be read for all 16384 slots — so a commit marks it beside the script
- * (same round trip) and once more after; a mark lost anyway (that node down at that very
- * moment) is found by recover(): a SCAN of every master for outbox lists, at start and
- * every few minutes. Dead events are a capped list under the same {outbox} tag.
+ * (same round trip) and once more after. A mark lost anyway (that node failing over at that
+ * moment) does not hold the events: the committing instance's dispatcher was woken with the
+ * payment and delivers it without the index; only if that instance died too are they left
+ * to recover(), a SCAN of every master for outbox lists, at start and every
+ * recoverIntervalMs. Dead events are a capped list under the same {outbox} tag.
  */
 
 /** Answers the new head's due time, -1 when the list is empty, -2 when the lease or the head moved on. */

@@ -17,6 +17,7 @@ export {
   PaywireEvents, eventDeliveryOptions,
   type AnyPaywireEvent, type EventDeliveryOptions, type PaywireEventMap, type PaywireEventType, type UnmatchedMoneyEvent, type UnmatchedNotification
 } from './events/paywire-events.ts'
+export { EVENT_DELIVERY_OPTION_NAMES } from './events/delivery-options.ts'
 export {
   classify, describeWrites, eventsOf, outboxRecord, partitionOf,
   type OutboxRecord, type PaymentEvent, type PaymentEventType, type ReaderLookup

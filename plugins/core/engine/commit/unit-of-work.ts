@@ -15,11 +15,11 @@ export interface UnitOfWorkParts {
   claimTtlMs?: number
   /**
    * Stages the events the writes make (status changes, refunds: see describeWrites) into
-   * the same commit, and hears when they are stored (to wake the dispatcher).
+   * the same commit, and hears when they are stored (to wake the dispatcher for them).
    */
   events?: {
     describe: (writes: readonly StagedWrite[]) => OutboxRecord[]
-    committed: () => void
+    committed: (events: readonly OutboxRecord[]) => void
   }
 }
 
@@ -127,7 +127,7 @@ export class UnitOfWork {
     const span = startStorageCommitSpan(backend, staged.length + unstaged.length, !release)
     if (span === undefined) await backend.commit(set, tokenStorage)
     else await runInSpan(span, () => backend.commit(set, tokenStorage))
-    if (events.length > 0) this.#parts.events?.committed()
+    if (events.length > 0) this.#parts.events?.committed(events)
     for (const [model, write] of staged) (write.storage as AbstractStorage<object>).settle(model, write)
     this.#written += staged.length + unstaged.length
     this.#saves.clear()

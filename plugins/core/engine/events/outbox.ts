@@ -49,7 +49,7 @@ export interface Outbox {
   dead (limit?: number): Promise<OutboxEntry[]>
   /**
    * Finds events whose due mark was lost (a store whose due index cannot be written in the
-   * commit itself: a Redis Cluster). Called when delivery starts and every few minutes.
+   * commit itself: a Redis Cluster). Called when delivery starts and every recoverIntervalMs.
    */
   recover? (): Promise<void>
 }

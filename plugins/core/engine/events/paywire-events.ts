@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { PAYWIRE_ERR_INVALID_OPTION } from '../errors.ts'
 import type { Logger } from '../observability/logger.ts'
 import { traceEventDispatch } from '../observability/telemetry.ts'
+import { eventDeliveryOptions, type EventDeliveryOptions } from './delivery-options.ts'
 import { MemoryOutbox } from './memory-outbox.ts'
 import type { Outbox, OutboxEntry, OutboxLease, Settlement } from './outbox.ts'
 import { outboxRecord, partitionOf, type PaymentEvent, type PaymentEventType } from './payment-events.ts'
@@ -34,46 +34,39 @@ export type PaywireEventType = keyof PaywireEventMap
 export type AnyPaywireEvent = PaywireEventMap[PaywireEventType]
 type Handler<E> = (event: E) => void | Promise<void>
 
-export interface EventDeliveryOptions {
-  /** Deliveries of one event before it is parked as dead. Default 8. */
-  maxAttempts?: number
-  /** The first retry's delay (ms); each next one doubles, up to retryMaxMs. Default 1000. */
-  retryBaseMs?: number
-  /** Default 300000 (5 minutes). */
-  retryMaxMs?: number
-  /** How often the outbox is read for events other instances committed or a crash left (ms). Default 1000. */
-  pollIntervalMs?: number
-  /** How long an instance holds a payment's events while delivering them (ms). Default 30000. */
-  leaseMs?: number
-  /** How long close() waits for handlers in flight (ms). Default 10000. */
-  closeTimeoutMs?: number
-}
+export { eventDeliveryOptions, type EventDeliveryOptions }
 
-const DEFAULTS: Required<EventDeliveryOptions> = {
-  maxAttempts: 8, retryBaseMs: 1000, retryMaxMs: 300_000, pollIntervalMs: 1000, leaseMs: 30_000, closeTimeoutMs: 10_000
-}
+/** Partitions (payments) delivered at once; more wait for a free slot. */
+const WORKERS = 100
+/**
+ * Partitions this process knows have events without trusting the due index: its own
+ * commits, and partitions whose delivery failed half-way. Bounded: past it, the due index
+ * and the recovery scan still find them.
+ */
+const PENDING_KEPT = 10_000
 
-export function eventDeliveryOptions (options: EventDeliveryOptions = {}): Required<EventDeliveryOptions> {
-  const merged = { ...DEFAULTS, ...options }
-  for (const [key, value] of Object.entries(merged)) {
-    const minimum = key === 'maxAttempts' || key === 'pollIntervalMs' || key === 'leaseMs' ? 1 : 0
-    if (!Number.isInteger(value) || value < minimum) throw new PAYWIRE_ERR_INVALID_OPTION(`events.${key}`, `must be a whole number, ${minimum} or more`)
+/** A handler that did not settle within handlerTimeoutMs. */
+class HandlerTimeout extends Error {
+  readonly handler: string
+  readonly timeoutMs: number
+
+  constructor (handler: string, timeoutMs: number) {
+    super(`the event handler ${handler} did not finish within ${timeoutMs} ms`)
+    this.handler = handler
+    this.timeoutMs = timeoutMs
   }
-  return merged
 }
-
-/** Partitions read per pass. */
-const BATCH = 100
-/** How often an outbox that may lose due marks (a Redis Cluster) is searched for them. */
-const RECOVER_INTERVAL_MS = 300_000
 
 /**
  * Payment events, delivered at least once from the transactional outbox. Commits store the
  * events with the change; this dispatcher leases a payment's events (one instance at a
- * time), hands each to its handlers in commit order, retries a throwing handler with
- * exponential backoff, and parks an event as dead after maxAttempts. Woken by local
- * commits, and polls for what other instances committed or a crash left behind.
- * Also the service id gateway containers find it under (to emit money.unmatched).
+ * time), hands each to its handlers in commit order, retries a throwing or timed-out handler
+ * with exponential backoff, and parks an event as dead after maxAttempts. Each payment has
+ * a worker of its own, so a handler stuck on one payment holds back only that payment.
+ * Woken by local commits (which name their payments, so they are delivered even when the
+ * shared due index lost their mark), and polls for what other instances committed or a
+ * crash left behind. Also the service id gateway containers find it under (to emit
+ * money.unmatched).
  */
 export class PaywireEvents {
   readonly #handlers = new Map<string, Set<Handler<any>>>()
@@ -82,10 +75,19 @@ export class PaywireEvents {
   #outbox: Outbox
   #started = false
   #closed = false
+  /** The pass in progress: reads what is due and starts workers, without waiting for them. */
   #running: Promise<void> | undefined
   #again = false
+  /** A pass found more due partitions than free workers: a worker that ends starts another pass. */
+  #starved = false
+  readonly #workers = new Map<string, Promise<void>>()
+  /** Partitions a commit named while their worker ran: it may have looked before the commit, so it runs again. */
+  readonly #rerun = new Set<string>()
+  /** partition → when to try it (ms), see PENDING_KEPT. */
+  readonly #pending = new Map<string, number>()
   #poller: NodeJS.Timeout | undefined
   #retryTimer: NodeJS.Timeout | undefined
+  #retryAt = Infinity
   #recoverer: NodeJS.Timeout | undefined
   #waiters: Array<() => void> = []
 
@@ -122,8 +124,9 @@ export class PaywireEvents {
   /** Reports money no payment owns: stored in the outbox and delivered like payment events. */
   async emit (type: 'money.unmatched', notification: UnmatchedNotification): Promise<void> {
     const event: UnmatchedMoneyEvent = { ...notification, id: randomUUID(), type, occurredAt: new Date().toISOString() }
-    await this.#outbox.append([outboxRecord(event, partitionOf(type, event.id))])
-    this.wake()
+    const record = outboxRecord(event, partitionOf(type, event.id))
+    await this.#outbox.append([record])
+    this.wake([record.partition])
   }
 
   /** Starts delivering (the core plugin does it once the application is ready): before that, events wait in the outbox. */
@@ -134,7 +137,7 @@ export class PaywireEvents {
     this.#poller.unref()
     if (this.#outbox.recover !== undefined) {
       this.#recover()
-      this.#recoverer = setInterval(() => { this.#recover() }, RECOVER_INTERVAL_MS)
+      this.#recoverer = setInterval(() => { this.#recover() }, this.#options.recoverIntervalMs)
       this.#recoverer.unref()
     }
     this.wake()
@@ -146,22 +149,30 @@ export class PaywireEvents {
     })
   }
 
-  /** Delivers what is due now (a commit just stored events); a pass in progress runs once more. */
-  wake (): void {
-    if (!this.#started || this.#closed) return
+  /**
+   * Delivers what is due now; `partitions` are ones a commit of this process just stored
+   * events for, tried even if the shared due index never heard of them.
+   */
+  wake (partitions: Iterable<string> = []): void {
+    if (this.#closed) return
+    for (const partition of partitions) {
+      this.#remember(partition, 0)
+      if (this.#workers.has(partition)) this.#rerun.add(partition)
+    }
+    if (!this.#started) return
     if (this.#running !== undefined) {
       this.#again = true
       return
     }
     this.#running = this.#loop().finally(() => {
       this.#running = undefined
-      for (const resolve of this.#waiters.splice(0)) resolve()
+      this.#notify()
     })
   }
 
-  /** Resolves once the dispatcher has nothing in progress. */
+  /** Resolves once the dispatcher has nothing in progress: no pass, no payment's delivery. */
   async idle (): Promise<void> {
-    while (this.#running !== undefined) await this.#running
+    while (this.#running !== undefined || this.#workers.size > 0) await Promise.all([this.#running, ...this.#workers.values()])
   }
 
   /**
@@ -194,49 +205,119 @@ export class PaywireEvents {
     clearInterval(this.#poller)
     clearInterval(this.#recoverer)
     clearTimeout(this.#retryTimer)
-    const running = this.#running
-    if (running === undefined) return
+    if (this.#running === undefined && this.#workers.size === 0) return
     let timer: NodeJS.Timeout | undefined
-    await Promise.race([running, new Promise<void>((resolve) => { timer = setTimeout(resolve, this.#options.closeTimeoutMs) })])
+    await Promise.race([this.idle(), new Promise<void>((resolve) => { timer = setTimeout(resolve, this.#options.closeTimeoutMs) })])
     clearTimeout(timer)
   }
 
+  #notify (): void {
+    for (const resolve of this.#waiters.splice(0)) resolve()
+  }
+
+  #remember (partition: string, at: number): void {
+    if (this.#pending.size < PENDING_KEPT || this.#pending.has(partition)) this.#pending.set(partition, Math.min(at, this.#pending.get(partition) ?? Infinity))
+  }
+
+  /** Starts a worker for each due partition that has none; never waits for a handler. */
   async #loop (): Promise<void> {
     do {
       this.#again = false
+      const now = Date.now()
+      const partitions = new Set<string>()
+      let later = Infinity
+      for (const [partition, at] of this.#pending) {
+        if (at <= now) partitions.add(partition)
+        else later = Math.min(later, at)
+      }
+      this.#wakeAt(later)
+      // Before the due index is read: while its node is failing over, reading it can take seconds.
+      if (!this.#startWorkers(partitions)) return
       try {
-        const partitions = await this.#outbox.due(Date.now(), BATCH)
-        await Promise.all(partitions.map((partition) => this.#deliverPartition(partition)))
-        if (partitions.length === BATCH) this.#again = true
-        await this.#scheduleRetry()
+        // Partitions being delivered are still due: asked for on top, then skipped.
+        const due = await this.#outbox.due(now, WORKERS + this.#workers.size)
+        if (due.length === WORKERS + this.#workers.size) this.#again = true
+        if (!this.#startWorkers(due)) return
       } catch (error) {
         this.#logger.error({ err: error }, 'paywire: reading the event outbox failed; the poller tries again')
       }
     } while (this.#again && !this.#closed)
   }
 
+  /** False when the pass should end: closed, or every worker busy (one that ends starts the next pass). */
+  #startWorkers (partitions: Iterable<string>): boolean {
+    for (const partition of partitions) {
+      if (this.#closed) return false
+      if (this.#workers.has(partition)) continue
+      if (this.#workers.size >= WORKERS) {
+        this.#starved = true
+        this.#again = false
+        return false
+      }
+      const worker = this.#deliverPartition(partition).finally(() => {
+        this.#workers.delete(partition)
+        if (this.#rerun.delete(partition)) this.#remember(partition, 0)
+        if (this.#starved || this.#pending.get(partition) === 0) {
+          this.#starved = false
+          this.wake()
+        }
+        this.#notify()
+      })
+      this.#workers.set(partition, worker)
+    }
+    return true
+  }
+
   /** A retry due before the next poll gets a timer of its own. */
-  async #scheduleRetry (): Promise<void> {
-    const next = await this.#outbox.nextDueAt()
+  #wakeAt (at: number): void {
+    if (this.#closed || at >= this.#retryAt || at - Date.now() >= this.#options.pollIntervalMs) return
     clearTimeout(this.#retryTimer)
-    if (next === null || next - Date.now() >= this.#options.pollIntervalMs) return
-    this.#retryTimer = setTimeout(() => { this.wake() }, Math.max(next - Date.now(), 0))
+    this.#retryAt = at
+    this.#retryTimer = setTimeout(() => {
+      this.#retryAt = Infinity
+      this.wake()
+    }, Math.max(at - Date.now(), 0))
     this.#retryTimer.unref()
   }
 
-  /** One payment's events, head first, under a lease: the next waits until the one before is delivered or dead. */
+  /**
+   * One payment's events, head first, under a lease: the next waits until the one before is
+   * delivered or dead. Never rejects: a storage failure leaves the partition to be tried
+   * again on the next poll, from this process's own memory if the due index lost it.
+   */
   async #deliverPartition (partition: string): Promise<void> {
-    const lease = await this.#outbox.lease(partition, this.#options.leaseMs)
-    if (lease === null) return
+    let next: number | undefined
     try {
-      while (!this.#closed) {
-        const entry = await this.#outbox.head(lease)
-        if (entry === null || entry.dueAt > Date.now()) return
-        const settlement = await this.#deliver(entry)
-        if (!await this.#outbox.settle(lease, entry, settlement) || settlement.outcome === 'retry') return
+      const lease = await this.#outbox.lease(partition, this.#options.leaseMs)
+      // Held by another instance: it delivers, and marks what it leaves due.
+      if (lease === null) return
+      try {
+        while (!this.#closed) {
+          const entry = await this.#outbox.head(lease)
+          if (entry === null) return
+          if (entry.dueAt > Date.now()) {
+            next = entry.dueAt
+            return
+          }
+          const settlement = await this.#deliver(entry)
+          if (!await this.#outbox.settle(lease, entry, settlement)) return
+          if (settlement.outcome === 'retry') {
+            next = settlement.dueAt
+            return
+          }
+        }
+      } finally {
+        await this.#release(lease)
       }
+    } catch (error) {
+      next = Date.now() + this.#options.pollIntervalMs
+      this.#logger.error({ err: error, paywire: { partition } }, 'paywire: delivering a payment\'s events failed on the outbox; the poller tries again')
     } finally {
-      await this.#release(lease)
+      this.#pending.delete(partition)
+      if (next !== undefined) {
+        this.#remember(partition, next)
+        this.#wakeAt(next)
+      }
     }
   }
 
@@ -248,25 +329,48 @@ export class PaywireEvents {
     }
   }
 
+  /** Runs one handler, or gives up on it after handlerTimeoutMs (it may still be running: nothing can stop it). */
+  async #call (handler: Handler<any>, subscribed: string, event: AnyPaywireEvent): Promise<void> {
+    let timer: NodeJS.Timeout | undefined
+    const timeoutMs = this.#options.handlerTimeoutMs
+    const timedOut = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => { reject(new HandlerTimeout(`${handler.name === '' ? 'anonymous' : handler.name} (on '${subscribed}')`, timeoutMs)) }, timeoutMs)
+      // A process on its way out need not wait for it: the event stays in the outbox.
+      timer.unref()
+    })
+    try {
+      await Promise.race([(async () => { await handler(event) })(), timedOut])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
   async #deliver (entry: OutboxEntry): Promise<Settlement> {
     const event = JSON.parse(entry.json) as AnyPaywireEvent
-    const handlers = [...this.#handlers.get(event.type) ?? [], ...this.#handlers.get('*') ?? []]
+    const handlers = [event.type, '*'].flatMap((type) => [...this.#handlers.get(type) ?? []].map((handler) => [handler, type] as const))
     try {
       // One span per delivery (a no-op without an OpenTelemetry SDK).
       await traceEventDispatch(event.type, event.id, async () => {
-        for (const handler of handlers) await handler(event)
+        for (const [handler, subscribed] of handlers) await this.#call(handler, subscribed, event)
       })
       return { outcome: 'delivered' }
     } catch (error) {
       const attempts = entry.attempts + 1
       const message = error instanceof Error ? error.message : String(error)
-      const where = { paywire: { event: { id: event.id, type: event.type }, attempts } }
+      // The event's type and id only: its payment and amounts stay out of the logs.
+      const where = {
+        paywire: { event: { id: event.id, type: event.type }, attempts, ...(error instanceof HandlerTimeout ? { handler: error.handler, timeoutMs: error.timeoutMs } : {}) }
+      }
       if (attempts >= this.#options.maxAttempts) {
         this.#logger.error({ ...where, err: error }, 'paywire: an event handler failed every attempt; the event is parked as dead')
         return { outcome: 'dead', error: message }
       }
       const delay = Math.min(this.#options.retryBaseMs * 2 ** (attempts - 1), this.#options.retryMaxMs)
-      this.#logger.warn({ ...where, err: error }, 'paywire: an event handler failed; the event is delivered again later')
+      if (error instanceof HandlerTimeout) {
+        this.#logger.warn(where, `paywire: event handler ${error.handler} did not finish ${event.type} ${event.id} within ${error.timeoutMs} ms; the attempt counts as failed and the event is delivered again later`)
+      } else {
+        this.#logger.warn({ ...where, err: error }, 'paywire: an event handler failed; the event is delivered again later')
+      }
       return { outcome: 'retry', dueAt: Date.now() + delay, error: message }
     }
   }

@@ -28,7 +28,7 @@ export interface ExclusiveExecutorParts {
   /** Stages the events a commit's writes make (see UnitOfWorkParts.events); none without it. */
   events?: {
     describe: (writes: readonly StagedWrite[], gateway: Gateway) => OutboxRecord[]
-    committed: () => void
+    committed: (events: readonly OutboxRecord[]) => void
   }
 }
 

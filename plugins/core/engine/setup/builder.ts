@@ -187,7 +187,7 @@ export class PaywireBuilder {
       events: {
         describe: (writes, gateway) => describeWrites(writes, gateways.nameOf(gateway),
           (name) => gateways.serviceOf(name, PaymentStateReader)),
-        committed: () => { events.wake() }
+        committed: (stored) => { events.wake(stored.map((record) => record.partition)) }
       }
     })
     let reported: IdempotencyStore | undefined

@@ -1,9 +1,11 @@
+import Fastify from 'fastify'
 import t from 'tap'
 import {
   Cancel, Capture, Logger, MemoryOutbox, MemoryStorage, Payment, PaymentStateReader, PaywireBuilder, PaywireEvents, Refund, classify, describeWrites, eventsOf,
   type AnyPaywireEvent, type EventDeliveryOptions, type HumanStatusValue, type PaymentEvent, type PaymentState
 } from '../../../../../plugins/core/engine/index.ts'
 import { OfflineGatewayFactory } from '../../../../../gateways/offline/index.ts'
+import { paywire } from '../../../../../plugins/core/index.ts'
 
 function recordingLogger (): Logger & { lines: Array<[string, any, string?]> } {
   const lines: Array<[string, any, string?]> = []
@@ -137,6 +139,22 @@ t.test('close() stops delivery: events committed meanwhile stay in the outbox', 
 t.test('delivery options are checked: a wrong one is a coded error naming it', async (t) => {
   t.throws(() => new PaywireBuilder().setEventDelivery({ retryBaseMs: -1 }), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /events\.retryBaseMs/ })
   t.throws(() => new PaywireBuilder().setEventDelivery({ leaseMs: 1.5 }), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /events\.leaseMs/ })
+})
+
+t.test('handlerTimeoutMs and recoverIntervalMs are checked like the others; a misspelt option names the one meant, from the builder and the plugin', async (t) => {
+  t.throws(() => new PaywireBuilder().setEventDelivery({ handlerTimeoutMs: 0 }), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /events\.handlerTimeoutMs/ })
+  t.throws(() => new PaywireBuilder().setEventDelivery({ recoverIntervalMs: 2.5 }), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /events\.recoverIntervalMs/ })
+  t.throws(() => new PaywireBuilder().setEventDelivery({ handlerTimeout: 50 } as EventDeliveryOptions),
+    { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /"events\.handlerTimeout".*did you mean handlerTimeoutMs\?/ })
+  for (const [events, message] of [
+    [{ handlerTimeout: 50 }, /"events\.handlerTimeout".*did you mean handlerTimeoutMs\?/],
+    [{ handlerTimeoutMs: 0 }, /"events\.handlerTimeoutMs"/]
+  ] as const) {
+    const app = Fastify()
+    t.teardown(() => app.close())
+    app.register(paywire, { events: events as EventDeliveryOptions })
+    await t.rejects(async () => { await app.ready() }, { code: 'PAYWIRE_ERR_INVALID_OPTION', message })
+  }
 })
 
 t.test('a handler slower than closeTimeoutMs does not hold close() forever; its event stays for the next instance', async (t) => {
