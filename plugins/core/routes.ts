@@ -166,8 +166,17 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
           await verifier.tokenStorage.releaseClaim(claim)
           throw error
         }
-        const { reply: result } = await runWithHttpRequest(httpRequestData(request, publicUrl(request)), () =>
-          executor.execute(gateway, token, (target) => spec.createRequest(target as Token), { claim, invalidateToken: spec.invalidate ? token : undefined }))
+        let result
+        try {
+          ({ reply: result } = await runWithHttpRequest(httpRequestData(request, publicUrl(request)), () =>
+            executor.execute(gateway, token, (target) => spec.createRequest(target as Token), { claim, invalidateToken: spec.invalidate ? token : undefined })))
+        } catch (error) {
+          // Another request completed with this link first (only a token storage whose claim
+          // missed that can let this one run): nothing of this run was stored, and the buyer
+          // lands on the result, as a reload of a used link does.
+          if (isErrorCode(error, 'PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT') && token.afterUrl !== null) return reply.redirect(token.afterUrl, 303)
+          throw error
+        }
         return result === undefined ? finish(reply, token.afterUrl) : sendReply(reply, result)
       }
     })

@@ -146,7 +146,7 @@ export class RedisTokenStorage extends TokenStorage {
     const expected = this.tokenClaimKey(token)
     if (expected === key) return { token, claim: { key, id } }
     await this.releaseClaim({ key, id })
-    return { token, claim: await this.claimByKey(expected, ttlMs) }
+    return await this.readUnderClaim(hash, await this.claimByKey(expected, ttlMs))
   }
 
   async invalidate (hash: string): Promise<boolean> {

@@ -9,6 +9,7 @@ import {
   Identity, Payment, Token, UnitOfWork,
   type Storage, type StorageBackend, type TokenStorage
 } from '../../plugins/core/engine/index.ts'
+import { claimRaceContract } from './claim-race-contract.ts'
 import { notificationContract } from './notification-contract.ts'
 import { outboxContract } from './outbox-contract.ts'
 
@@ -46,6 +47,7 @@ async function until (check: () => Promise<boolean>): Promise<void> {
 export function backendContract (t: Test, make: (t: any) => Promise<BackendUnderTest>): void {
   outboxContract(t, make)
   notificationContract(t, make)
+  claimRaceContract(t, make)
   t.test('contract: versions start at 1 and grow by one per write', async (t: any) => {
     const { payments } = await make(t)
     const payment = await stored(payments, 'first')
@@ -255,6 +257,27 @@ export function backendContract (t: Test, make: (t: any) => Promise<BackendUnder
     t.ok(await tokens.find(token.hash), 'the token is still usable')
     await t.rejects(tokens.claimModel(new Identity(payment.id as string, 'Payment'), 10_000), { code: 'PAYWIRE_ERR_PAYMENT_BUSY' },
       'the claim is still held, for the retry')
+  })
+
+  t.test('contract: a commit whose token another request used up is refused whole', async (t: any) => {
+    const { payments, tokens, backend } = await make(t)
+    const payment = await stored(payments, 'before')
+    const token = tokenFor(payment)
+    await tokens.save([token])
+    const identity = new Identity(payment.id as string, 'Payment')
+    const claim = await tokens.claimModel(identity, 10_000)
+    t.equal(await tokens.invalidate(token.hash), true, 'another request used the token')
+    const unit = new UnitOfWork({ backend, tokenStorage: tokens, claim, claimTtlMs: 10_000 })
+    const copy = await payments.find(payment.id as string) as Payment
+    copy.description = 'charged again'
+    unit.save(copy, payments)
+    unit.invalidateToken(token.hash)
+    await t.rejects(unit.commit(), { code: 'PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT', statusCode: 409 })
+    const now = await payments.find(payment.id as string) as Payment
+    t.equal(now.description, 'before', 'nothing was written')
+    t.equal(payments.versionOf(now), 1)
+    t.equal(await tokens.renewClaim(claim, 10_000), true, 'the claim is still the request\'s, for it to release')
+    await tokens.releaseClaim(claim)
   })
 
   t.test('contract: a request that lost its claim commits nothing', async (t: any) => {

@@ -54,6 +54,11 @@ export class MemoryTokenStorage extends TokenStorage {
     return this.invalidateNow(hash)
   }
 
+  /** True while the token is remembered as used. Synchronous, for atomic commits. */
+  isUsed (hash: string): boolean {
+    return this.#entry(hash)?.used === true
+  }
+
   /** invalidate() in the same tick, for atomic commits. */
   invalidateNow (hash: string): boolean {
     const entry = this.#entry(hash)

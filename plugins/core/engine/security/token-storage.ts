@@ -120,8 +120,9 @@ export abstract class TokenStorage {
   /**
    * Finds a live token and claims what it acts on: null when there is no such token;
    * throws PAYWIRE_ERR_TOKEN_USED (with the after URL) for a used one and
-   * PAYWIRE_ERR_PAYMENT_BUSY while another request holds the claim. Stores that can do
-   * it in one round trip override it.
+   * PAYWIRE_ERR_PAYMENT_BUSY while another request holds the claim. A used token never
+   * passes: stores that override it (one round trip) must read the token's state as of
+   * the moment the claim is taken, never from before it.
    */
   async claim (hash: string, ttlMs: number): Promise<TokenClaim | null> {
     const token = await this.find(hash)
@@ -130,6 +131,20 @@ export abstract class TokenStorage {
       if (used !== null) throw tokenUsedError(used)
       return null
     }
-    return { token, claim: await this.claimByKey(this.tokenClaimKey(token), ttlMs) }
+    return await this.readUnderClaim(hash, await this.claimByKey(this.tokenClaimKey(token), ttlMs))
+  }
+
+  /**
+   * The token read again once its claim is held. Read before, it may have been used up
+   * since by the request that held the claim (it uses the token, then releases the claim):
+   * then the claim is given back and the token answered as used (or unknown, if gone).
+   */
+  protected async readUnderClaim (hash: string, claim: Claim): Promise<TokenClaim | null> {
+    const token = await this.find(hash)
+    if (token !== null) return { token, claim }
+    await this.releaseClaim(claim)
+    const used = await this.findUsed(hash)
+    if (used !== null) throw tokenUsedError(used)
+    return null
   }
 }
