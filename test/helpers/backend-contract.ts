@@ -6,9 +6,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import {
-  Identity, Payment, Token, UnitOfWork,
+  Gateway, GetHumanStatus, Identity, Payment, StorageExtension, StorageRegistry, Sync, Token, UnitOfWork,
   type Storage, type StorageBackend, type TokenStorage
 } from '../../plugins/core/engine/index.ts'
+import { FnAction } from './engine.ts'
 import { claimRaceContract } from './claim-race-contract.ts'
 import { notificationContract } from './notification-contract.ts'
 import { outboxContract } from './outbox-contract.ts'
@@ -76,6 +77,28 @@ export function backendContract (t: Test, make: (t: any) => Promise<BackendUnder
     now.clientId = 'read again'
     await payments.update(now)
     t.equal((await payments.find(original.id as string))?.clientId, 'read again', 'reading again and retrying works')
+  })
+
+  t.test('contract: reads through a gateway never write: a status, a Sync that changes nothing, on a loaded payment or its identity', async (t: any) => {
+    const { payments } = await make(t)
+    const payment = await stored(payments, 'first')
+    payment.description = 'second'
+    await payments.update(payment)
+    const gateway = new Gateway()
+      .addExtension(new StorageExtension(new StorageRegistry().add(Payment, payments)))
+      .addAction(new FnAction(GetHumanStatus, (request: GetHumanStatus) => { request.markCaptured() }))
+      .addAction(new FnAction(Sync))
+    const earlier = await payments.find(payment.id as string) as Payment
+    for (const request of [new GetHumanStatus(earlier), new Sync(earlier), new GetHumanStatus(payments.identify(payment)), new Sync(payments.identify(payment))]) {
+      await gateway.execute(request)
+      t.equal(payments.versionOf(await payments.find(payment.id as string) as Payment), 2, `${request.constructor.name}: the version stays 2`)
+    }
+    earlier.clientId = 'a writer that read before the reads'
+    await payments.update(earlier)
+    t.equal(payments.versionOf(earlier), 3, 'a writer holding a copy read before them is not refused')
+    earlier.description = 'changed by the caller'
+    await gateway.execute(new Sync(earlier))
+    t.equal((await payments.find(payment.id as string))?.description, 'changed by the caller', 'a model the caller changed is still saved')
   })
 
   t.test('contract: a model never read cannot replace a stored record with its id', async (t: any) => {
