@@ -80,6 +80,7 @@ export function claimRaceContract (t: Test, make: (t: any) => Promise<BackendUnd
       const codes = responses.map((response) => response.statusCode)
       t.equal(codes.filter((code) => code === 302).length, 1, `${number}: one request ran the capture and went on to the done page`)
       t.same(codes.filter((code) => code !== 302 && code !== 303 && code !== 409), [], `${number}: every other one got 303 or 409`)
+      t.comment(`${number}: ${codes.filter((code) => code === 303).length} × 303, ${codes.filter((code) => code === 409).length} × 409`)
       for (const response of responses.filter((response) => response.statusCode === 303 || response.statusCode === 302)) {
         t.equal(response.headers.location, afterUrl, 'redirected to the payment\'s result')
       }
