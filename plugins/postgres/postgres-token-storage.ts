@@ -128,7 +128,7 @@ export class PostgresTokenStorage extends TokenStorage {
       SELECT t.token, t.used, t.key, EXISTS (SELECT 1 FROM c) AS claimed FROM t`, [hash, id, ttlMs]))
     const row = rows[0]
     if (row === undefined) return null
-    if (row.used) throw tokenUsedError({ afterUrl: row.token.afterUrl })
+    if (row.used) throw tokenUsedError({ afterUrl: row.token.afterUrl }, row.token.targetUrl)
     if (!row.claimed) throw new errorCodes.PAYWIRE_ERR_PAYMENT_BUSY()
     const token = Token.fromJSON(row.token)
     // The key computed in SQL is claimKey()'s; a subclass with other keys claims its own way.

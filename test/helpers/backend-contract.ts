@@ -177,7 +177,8 @@ export function backendContract (t: Test, make: (t: any) => Promise<BackendUnder
     t.same((await Promise.all([tokens.invalidate(token.hash), tokens.invalidate(token.hash)])).sort(), [false, true], 'exactly one caller uses it')
     t.equal(await tokens.find(token.hash), null, 'a used token is never found')
     t.same(await tokens.findUsed(token.hash), { afterUrl: token.afterUrl })
-    await t.rejects(tokens.claim(token.hash, 1000), { code: 'PAYWIRE_ERR_TOKEN_USED', statusCode: 410, afterUrl: token.afterUrl })
+    await t.rejects(tokens.claim(token.hash, 1000), { code: 'PAYWIRE_ERR_TOKEN_USED', statusCode: 410, afterUrl: token.afterUrl, targetUrl: token.targetUrl },
+      'claim() reports the URL a used token was made for, so a route can tell another route\'s link')
     t.equal(await tokens.claim('A'.repeat(51), 1000), null, 'an unknown token: null')
     t.equal(await tokens.findUsed('A'.repeat(51)), null)
   })

@@ -27,6 +27,10 @@ t.test('token errors are coded JSON: unknown 404, wrong route answered as unknow
   t.equal(wrongPage.body, unknownPage.body, 'and the same page for a browser')
   const stillUsable = await app.inject({ url: pathOf(token.targetUrl) })
   t.equal(stillUsable.statusCode, 302, 'a token tried on the wrong route is neither consumed nor left locked')
+  const usedElsewhere = await app.inject({ url: `/payment/authorize/${token.hash}` })
+  t.equal(usedElsewhere.statusCode, 404)
+  t.same(usedElsewhere.json(), unknown.json(), 'a used link on another route answers like an unknown one too')
+  t.equal((await app.inject({ url: pathOf(token.targetUrl) })).statusCode, 303, 'on its own route, a used link still leads to its result')
 
   const nowhere = await app.inject({ method: 'PUT', url: pathOf(token.targetUrl) })
   t.equal(nowhere.statusCode, 404)

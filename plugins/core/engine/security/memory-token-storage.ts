@@ -50,6 +50,11 @@ export class MemoryTokenStorage extends TokenStorage {
     return entry?.used === true ? { afterUrl: entry.json.afterUrl } : null
   }
 
+  protected override async findUsedToken (hash: string): Promise<(UsedToken & { targetUrl: string }) | null> {
+    const entry = this.#entry(hash)
+    return entry?.used === true ? { afterUrl: entry.json.afterUrl, targetUrl: entry.json.targetUrl } : null
+  }
+
   async invalidate (hash: string): Promise<boolean> {
     return this.invalidateNow(hash)
   }

@@ -59,9 +59,13 @@ export interface UsedToken {
   afterUrl: string | null
 }
 
-/** A used link: its after URL (the payment's done page), when it had one. */
-export function tokenUsedError (used: UsedToken): Error & { afterUrl: string | null } {
-  return Object.assign(new PAYWIRE_ERR_TOKEN_USED(), { afterUrl: used.afterUrl })
+/**
+ * A used link: its after URL (the payment's done page), when it had one, and the URL it was
+ * made for when the store knows it, so a route can tell a used link sent to another route
+ * (answered as unknown) from a reload of its own.
+ */
+export function tokenUsedError (used: UsedToken, targetUrl?: string): Error & { afterUrl: string | null, targetUrl?: string } {
+  return Object.assign(new PAYWIRE_ERR_TOKEN_USED(), { afterUrl: used.afterUrl }, targetUrl === undefined ? {} : { targetUrl })
 }
 
 /** An unguessable claim id. */
@@ -127,8 +131,8 @@ export abstract class TokenStorage {
   async claim (hash: string, ttlMs: number): Promise<TokenClaim | null> {
     const token = await this.find(hash)
     if (token === null) {
-      const used = await this.findUsed(hash)
-      if (used !== null) throw tokenUsedError(used)
+      const used = await this.findUsedToken(hash)
+      if (used !== null) throw tokenUsedError(used, used.targetUrl)
       return null
     }
     return await this.readUnderClaim(hash, await this.claimByKey(this.tokenClaimKey(token), ttlMs))
@@ -143,8 +147,13 @@ export abstract class TokenStorage {
     const token = await this.find(hash)
     if (token !== null) return { token, claim }
     await this.releaseClaim(claim)
-    const used = await this.findUsed(hash)
-    if (used !== null) throw tokenUsedError(used)
+    const used = await this.findUsedToken(hash)
+    if (used !== null) throw tokenUsedError(used, used.targetUrl)
     return null
+  }
+
+  /** findUsed(), with the URL the token was made for where the store keeps it (claim() reports it). */
+  protected async findUsedToken (hash: string): Promise<(UsedToken & { targetUrl?: string }) | null> {
+    return await this.findUsed(hash)
   }
 }
