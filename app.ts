@@ -2,9 +2,9 @@
  * How a shop uses Paywire, top to bottom: register the plugin with its storage, register the
  * gateways, a checkout route running the preparation procedure (store a Payment, create a
  * capture token, redirect the buyer), and ship on the payment event. `npm start` runs it on
- * embedded defaults (memory storage, the offline gateway, PayPal through an in-process
- * simulator). What only a demo needs (its pages, environment, rate limits, the PayPal
- * simulator's wiring) is in demo/.
+ * embedded defaults (memory storage, the offline gateway, PayPal and Stripe through in-process
+ * simulators). What only a demo needs (its pages, environment, rate limits, the simulators'
+ * wiring) is in demo/.
  */
 import { randomBytes } from 'node:crypto'
 import { pathToFileURL } from 'node:url'
@@ -15,7 +15,7 @@ import { offlineGateway } from 'paywire/gateways/offline'
 import { paywireGraphql } from 'paywire/graphql'
 import { paywirePostgres } from 'paywire/postgres'
 import { paywireRedis } from 'paywire/redis'
-import { CheckoutForm, addDemoFurniture, addPaypal, checkoutPage, readCheckoutForm, serverOptions, startDemo, type DemoShopOptions } from './demo/index.ts'
+import { CheckoutForm, addDemoFurniture, addPaypal, addStripe, checkoutPage, readCheckoutForm, serverOptions, startDemo, type DemoShopOptions } from './demo/index.ts'
 
 export type { DemoShopOptions }
 
@@ -48,6 +48,7 @@ export async function buildDemoShop (options: DemoShopOptions = {}): Promise<Fas
   // 2. The gateways: each factory's plugin, then the shop's gateways built from it.
   await app.register(offlineGateway) // builds the "offline" gateway configured above
   if (options.paypal !== false) await addPaypal(app, options.paypal ?? 'simulator') // "paypal", "paypal-checkout"
+  if (options.stripe !== false) await addStripe(app, options.stripe ?? 'simulator') // "stripe"
   // Another provider's gateways are added here, the same way.
 
   // 3. The shop ships on the event, not on the done page: a webhook or a Sync may settle a

@@ -4,6 +4,7 @@
  */
 import { redactRedisUrl } from 'paywire/redis'
 import type { PaypalCredentials } from './paypal.ts'
+import type { StripeCredentials } from './stripe.ts'
 
 /** An environment variable, with an empty value read as unset (`REDIS_URL= npm start` means no Redis). */
 function env (name: string): string | undefined {
@@ -61,4 +62,31 @@ export function readEnvironment (): DemoEnvironment {
       ? { clientId, clientSecret, mode: env('PAYPAL_MODE') === 'live' ? 'live' : 'sandbox', webhookId: env('PAYPAL_WEBHOOK_ID'), checkoutWebhookId: env('PAYPAL_CHECKOUT_WEBHOOK_ID') }
       : 'simulator'
   }
+}
+
+const STRIPE_SECRET_KEY = /^(sk|rk)_(test|live)_[A-Za-z0-9_]+$/
+const STRIPE_WEBHOOK_SECRET = /^whsec_[A-Za-z0-9_+/=-]+$/
+
+/**
+ * The demo's Stripe from STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: both, or neither for the
+ * simulator. Each is checked by its shape only, and a message never repeats a value: a key
+ * pasted into the wrong variable must not end up in a terminal's scrollback or a CI log.
+ */
+export function readStripeEnvironment (): 'simulator' | StripeCredentials {
+  const secretKey = env('STRIPE_SECRET_KEY')
+  const webhookSecret = env('STRIPE_WEBHOOK_SECRET')
+  if (secretKey === undefined && webhookSecret === undefined) return 'simulator'
+  if (secretKey === undefined || webhookSecret === undefined) {
+    const [set, unset] = secretKey === undefined ? ['STRIPE_WEBHOOK_SECRET', 'STRIPE_SECRET_KEY'] : ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']
+    throw new DemoConfigError(`${set} is set without ${unset}: set both to use Stripe (webhooks are how Stripe tells the shop about money), or neither for the simulator.`)
+  }
+  if (!STRIPE_SECRET_KEY.test(secretKey)) {
+    throw new DemoConfigError(secretKey.startsWith('pk_')
+      ? 'STRIPE_SECRET_KEY is a publishable key (pk_…): use the secret key (sk_test_… or sk_live_…) from Stripe\'s dashboard, Developers → API keys.'
+      : 'STRIPE_SECRET_KEY is not a Stripe secret key: use sk_test_… or sk_live_… (or a restricted rk_…) from Stripe\'s dashboard, Developers → API keys.')
+  }
+  if (!webhookSecret.split(',').every((secret) => STRIPE_WEBHOOK_SECRET.test(secret.trim()))) {
+    throw new DemoConfigError('STRIPE_WEBHOOK_SECRET is not a webhook signing secret: use the whsec_… of the endpoint for /payment/notify/unsafe/stripe (Developers → Webhooks), or several, comma-separated, while one is rolled.')
+  }
+  return { secretKey, webhookSecret }
 }

@@ -3,6 +3,7 @@ import { paywireLogSerializers } from 'paywire'
 import type { PaypalCredentials } from './paypal.ts'
 import { DemoLogController } from './request-log.ts'
 import type { RateLimits } from './rate-limits.ts'
+import type { StripeCredentials } from './stripe.ts'
 
 /** What buildDemoShop() takes: npm start fills it from the environment (demo/environment.ts). */
 export interface DemoShopOptions {
@@ -22,6 +23,11 @@ export interface DemoShopOptions {
    * process, so the whole redirect flow works offline; credentials use PayPal itself.
    */
   paypal?: false | 'simulator' | PaypalCredentials
+  /**
+   * The "stripe" gateway (hosted Checkout): 'simulator' (default) runs the project's Stripe
+   * simulator in process; credentials use Stripe itself.
+   */
+  stripe?: false | 'simulator' | StripeCredentials
   /** Requests per minute and client address, by kind of route; false: no limits. */
   rateLimits?: false | Partial<RateLimits>
 }

@@ -11,7 +11,8 @@ const CURRENCIES = ['EUR', 'USD', 'GBP', 'JPY', 'CHF']
 export const PAYMENT_METHODS: Readonly<Record<string, string>> = {
   offline: 'Pay by bank transfer (offline)',
   paypal: 'PayPal',
-  'paypal-checkout': 'PayPal Checkout'
+  'paypal-checkout': 'PayPal Checkout',
+  stripe: 'Card (Stripe)'
 }
 
 function layout (title: string, main: string): string {

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { redactRedisUrl } from 'paywire/redis'
-import { DemoConfigError, readEnvironment, type DemoEnvironment } from './environment.ts'
+import { DemoConfigError, readEnvironment, readStripeEnvironment, type DemoEnvironment } from './environment.ts'
 import type { DemoShopOptions } from './options.ts'
 
 /** What a person reads when the shop cannot start: the cause and what to change, never a stack trace. */
@@ -25,13 +25,15 @@ export async function startDemo (build: (options: DemoShopOptions) => Promise<Fa
   let app: FastifyInstance | undefined
   try {
     settings = readEnvironment()
+    const stripe = readStripeEnvironment()
     app = await build({
       redisUrl: settings.redisUrl,
       databaseUrl: settings.databaseUrl,
       databaseSchema: settings.databaseSchema,
       baseUrl: settings.baseUrl,
       logger: { level: settings.logLevel },
-      paypal: settings.paypal
+      paypal: settings.paypal,
+      stripe
     })
     const shop = app
     const shutdown = async (signal: string): Promise<void> => {
@@ -43,7 +45,7 @@ export async function startDemo (build: (options: DemoShopOptions) => Promise<Fa
     process.once('SIGTERM', shutdown)
     const address = await app.listen({ port: settings.port, host: settings.host })
     const storage = settings.databaseUrl !== undefined ? (settings.redisUrl !== undefined ? 'postgres, tokens in redis' : 'postgres') : settings.redisUrl !== undefined ? 'redis' : 'memory'
-    app.log.info(`Demo shop: ${address}/ (storage: ${storage}, PayPal: ${settings.paypal === 'simulator' ? 'simulator' : 'PayPal'})`)
+    app.log.info(`Demo shop: ${address}/ (storage: ${storage}, PayPal: ${settings.paypal === 'simulator' ? 'simulator' : 'PayPal'}), Stripe: ${stripe === 'simulator' ? 'simulator' : 'Stripe'}`)
   } catch (error) {
     process.stderr.write(`${startupMessage(error, settings)}\n`)
     await app?.close().catch(() => {})

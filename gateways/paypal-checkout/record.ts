@@ -128,8 +128,9 @@ export function minorUnitsOf (amount: unknown): number {
 const MONEY_TAKEN: ReadonlySet<string> = new Set(['COMPLETED', 'PARTIALLY_REFUNDED', 'REFUNDED'])
 
 /**
- * How much moved, in minor units: captures that took money, refunds PayPal lists or Paywire
- * made (each counted once, by PayPal's id) and reversals heard of by webhook (which PayPal lists
+ * How much moved, in minor units: captures that took money, refunds whose money went back
+ * (COMPLETED; a PENDING, FAILED or CANCELLED one moved nothing) as PayPal lists them or, until
+ * it does, as Paywire made them (each counted once, by PayPal's id) and reversals heard of by webhook (which PayPal lists
  * among the refunds: counted as reversed, not refunded). Undefined before any capture.
  */
 export function checkoutAmounts (record: CheckoutRecord): PaymentAmounts | undefined {
@@ -139,9 +140,14 @@ export function checkoutAmounts (record: CheckoutRecord): PaymentAmounts | undef
   const reversals = new Map<string, number>()
   for (const entry of (record.paywire_reversals ?? []) as Array<Record<string, any>>) reversals.set(entry.id, minorUnitsOf(entry.amount))
   const refunds = new Map<string, number>()
-  for (const refund of refundsOf(record)) if (refund.status !== 'CANCELLED' && refund.status !== 'FAILED') refunds.set(refund.id, minorUnitsOf(refund.amount))
+  // PayPal's listing is newer than the answer Paywire kept: a refund it lists is counted by what it says.
+  const listed = new Set<string>()
+  for (const refund of refundsOf(record)) {
+    listed.add(refund.id)
+    if (refund.status === 'COMPLETED') refunds.set(refund.id, minorUnitsOf(refund.amount))
+  }
   for (const entry of (record.paywire_refunds ?? []) as Array<Record<string, any>>) {
-    if (entry.state === 'completed' && !refunds.has(entry.id)) refunds.set(entry.id, minorUnitsOf(entry.amount))
+    if (entry.state === 'completed' && !listed.has(entry.id)) refunds.set(entry.id, minorUnitsOf(entry.amount))
   }
   for (const id of reversals.keys()) refunds.delete(id)
   const sum = (values: Map<string, number>): number => [...values.values()].reduce((total, value) => total + value, 0)

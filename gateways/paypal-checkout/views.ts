@@ -1,43 +1,31 @@
-import type { Logger, StatusTransitions, TransitionDecision } from '../../plugins/core/engine/index.ts'
-import type { PaypalResource, PaypalRestConfig } from '../paypal-shared/index.ts'
+import type { Logger, StatusTransitions } from '../../plugins/core/engine/index.ts'
+import { PaypalViewsBase, type PaypalResource, type PaypalRestConfig } from '../paypal-shared/index.ts'
 import { checkoutAmounts, paypalStatus, type CheckoutRecord } from './record.ts'
 
 export type CheckoutViewSource = 'create' | 'capture' | 'authorize' | 'sync' | 'webhook' | 'refund' | 'void'
 
 /**
- * The one way PayPal's view of an order enters a record, through the gateway's StatusTransitions:
- * a forward move is taken; PayPal's word that money moved after the shop ended the payment on its
- * own (a capture after a cancel) is taken and logged at warn; a stale or out-of-order view, or one
- * with the same status that knows of fewer refunds, is kept out.
+ * PayPal's view of an Orders v2 order entering its record (see PaypalViewsBase). What differs
+ * from Payments v1: the shop can end an order on its own (`paywire_state`: cancelled, failed),
+ * which stays unless PayPal says money moved since, and a completed order leaves no capture or
+ * authorize with an unknown outcome.
  */
-export class CheckoutViews {
-  readonly transitions: StatusTransitions
-  readonly #logger: Logger
-  readonly #gatewayName: string
-
+export class CheckoutViews extends PaypalViewsBase<CheckoutRecord, CheckoutViewSource> {
   constructor (transitions: StatusTransitions, logger: Logger, config: PaypalRestConfig) {
-    this.transitions = transitions
-    this.#logger = logger
-    this.#gatewayName = config.gatewayName
+    super(transitions, logger, config, { status: paypalStatus, amounts: checkoutAmounts }, 'order')
   }
 
-  take (record: CheckoutRecord, view: PaypalResource, source: CheckoutViewSource): TransitionDecision {
+  protected override merged (record: CheckoutRecord, view: PaypalResource): CheckoutRecord {
     const merged = { ...record, ...view }
-    const from = paypalStatus(record)
-    // A local end (cancelled, failed) stays unless PayPal says money moved since.
     delete merged.paywire_state
-    const to = paypalStatus(merged)
-    let decision = this.transitions.decide(from, to)
-    if (decision === 'apply' && from === to && (checkoutAmounts(merged)?.refunded ?? 0) < (checkoutAmounts(record)?.refunded ?? 0)) decision = 'keep'
-    if (decision === 'keep') return decision
-    if (decision === 'overrule') {
-      this.#logger.warn({ paypal: { gateway: this.#gatewayName, order: merged.id, from, to, source } },
-        'PayPal says money moved after the payment had ended here: PayPal\'s view is taken')
-      delete record.paywire_state
-    }
-    Object.assign(record, view)
-    // PayPal completed the order: no capture or authorize of it is left with an unknown outcome.
+    return merged
+  }
+
+  protected override overruled (record: CheckoutRecord): void {
+    delete record.paywire_state
+  }
+
+  protected override taken (record: CheckoutRecord): void {
     if (record.status === 'COMPLETED' && record.paywire_attempts !== undefined) record.paywire_attempts = {}
-    return decision
   }
 }

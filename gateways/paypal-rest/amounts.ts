@@ -4,8 +4,6 @@ import { fromPaypalAmount } from '../paypal-shared/index.ts'
 
 /** Sale states in which the buyer's money was taken (and may since have gone back). */
 const MONEY_TAKEN: ReadonlySet<string> = new Set(['completed', 'partially_refunded', 'refunded', 'reversed'])
-/** Refund states in which no money went back. */
-const NO_MONEY_BACK: ReadonlySet<string> = new Set(['failed', 'cancelled', 'canceled'])
 
 /** PayPal's `{ total, currency }` in minor units (a reversal's negative total counts as what it took back); undefined when it is none. */
 export function minorUnitsOf (amount: unknown): number | undefined {
@@ -26,8 +24,9 @@ function sum (amounts: Map<string, number>): number {
 
 /**
  * How much moved, in minor units, from PayPal's view and Paywire's own records: the sale's
- * amount once taken, every refund PayPal lists or Paywire made (each counted once, by
- * PayPal's id), and reversals (chargebacks) Paywire heard of by webhook — or, for a
+ * amount once taken, every refund whose money went back (state `completed`; a pending, failed
+ * or cancelled one moved nothing), as PayPal lists it or, until it does, as Paywire made it
+ * (each counted once, by PayPal's id), and reversals (chargebacks) Paywire heard of by webhook — or, for a
  * reversed sale without one, what was left of it, which is what PayPal takes back.
  * Undefined before there is a sale.
  */
@@ -36,11 +35,15 @@ export function paypalAmounts (record: PaypalRecord): PaymentAmounts | undefined
   if (sale === undefined) return undefined
   const captured = MONEY_TAKEN.has(sale.state) ? minorUnitsOf(sale.amount) ?? 0 : 0
   const refunds = new Map<string, number>()
+  // PayPal's listing is newer than the answer Paywire kept: a refund it lists is counted by what it says.
+  const listed = new Set<string>()
   for (const { refund } of relatedResources(record)) {
-    if (typeof refund?.id === 'string' && !NO_MONEY_BACK.has(refund.state)) refunds.set(refund.id, minorUnitsOf(refund.amount) ?? 0)
+    if (typeof refund?.id !== 'string') continue
+    listed.add(refund.id)
+    if (refund.state === 'completed') refunds.set(refund.id, minorUnitsOf(refund.amount) ?? 0)
   }
   for (const entry of Array.isArray(record.paywire_refunds) ? record.paywire_refunds as Array<Record<string, any>> : []) {
-    if (entry.state === 'completed' && typeof entry.id === 'string' && !refunds.has(entry.id)) refunds.set(entry.id, minorUnitsOf(entry.amount) ?? 0)
+    if (entry.state === 'completed' && typeof entry.id === 'string' && !listed.has(entry.id)) refunds.set(entry.id, minorUnitsOf(entry.amount) ?? 0)
   }
   const refunded = sum(refunds)
   const reversals = new Map<string, number>()

@@ -23,8 +23,8 @@ async function build (): Promise<FastifyInstance> {
   switch (values.app) {
     case 'floor': return await buildFloorApp(redisUrl, prefix)
     case 'floor-pg': return await buildFloorPgApp(values.database as string, values.schema as string)
-    case 'paywire-pg': return await buildDemoShop({ databaseUrl: values.database, databaseSchema: values.schema, paypal: false, logger: false, rateLimits: false })
-    default: return await buildDemoShop({ redisUrl, redisKeyPrefix: prefix, paypal: false, logger: false, rateLimits: false })
+    case 'paywire-pg': return await buildDemoShop({ databaseUrl: values.database, databaseSchema: values.schema, paypal: false, stripe: false, logger: false, rateLimits: false })
+    default: return await buildDemoShop({ redisUrl, redisKeyPrefix: prefix, paypal: false, stripe: false, logger: false, rateLimits: false })
   }
 }
 

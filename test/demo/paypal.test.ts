@@ -108,7 +108,7 @@ async function approveOnPaypal (approvalUrl: URL): Promise<string> {
 }
 
 t.test('with credentials, both PayPal gateways are built for PayPal itself, and no simulator starts', async (t) => {
-  const app = await buildDemoShop({ paypal: { clientId: 'id', clientSecret: 'secret', webhookId: '1JE4291016473214C', checkoutWebhookId: '8PT597110X687430L' } })
+  const app = await buildDemoShop({ paypal: { clientId: 'id', clientSecret: 'secret', webhookId: '1JE4291016473214C', checkoutWebhookId: '8PT597110X687430L' }, stripe: false })
   t.teardown(() => app.close())
   await app.ready()
   t.equal(app.paypalSimulator, undefined)

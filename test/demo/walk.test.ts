@@ -107,3 +107,60 @@ t.test('the log at info says what happened: one line per request, one per order,
   t.notMatch(log.text(), /"msg":"(incoming request|request completed)"/, 'not Fastify\'s pair of lines per request')
   t.notMatch(log.text(), /\/payment\/(capture|done)\/[\w-]{20,}/, 'no token in the log')
 })
+
+// A shop of its own, so the walk above keeps its counts: the Stripe paths, each with the log at info.
+t.test('the Stripe paths: pages all the way, one line per request and per order, nothing at warn or above', async (t) => {
+  const stripeLog = captureLog()
+  const shop = await buildDemoShop({ logger: { level: 'info', stream: stripeLog.stream }, rateLimits: false })
+  t.teardown(() => shop.close())
+  const answered: string[] = []
+  shop.addHook('onResponse', async (request) => { answered.push(request.id) })
+  const address = await shop.listen({ port: 0, host: '127.0.0.1' })
+  const stripe = shop.stripeSimulator?.simulator
+
+  /** Checkout with Stripe, then the capture route: ends on Stripe's hosted page. */
+  async function toStripe (amount: string): Promise<string> {
+    const checkout = await visit(`${address}/checkout`, { method: 'POST', body: `amount=${amount}&currency=EUR&gateway=stripe`, headers: FORM })
+    const capture = await visit(checkout.location)
+    t.equal(new URL(capture.location).origin, stripe?.baseUrl(), 'capture sends the buyer to Stripe')
+    return capture.location
+  }
+  /** A choice on Stripe's page (or its 3-D Secure page); where it leads, followed to the shop's done page. */
+  async function choose (url: string, form: string): Promise<Answer> {
+    const answer = await visit(url, { method: 'POST', body: form, headers: FORM })
+    if (!answer.location.startsWith(address)) return answer
+    const back = await visit(answer.location)
+    t.equal(back.statusCode, 302, 'the return leads to the done page')
+    return await visit(back.location)
+  }
+  const heading = (answer: Answer) => /<h1>([^<]*)<\/h1>/.exec(answer.body)?.[1]
+
+  t.equal(heading(await choose(await toStripe('19.99'), 'action=pay&payment_method=pm_card_visa')), 'Thank you', 'paid')
+  const declined = await toStripe('5.00')
+  t.equal((await choose(declined, 'action=pay&payment_method=pm_card_chargeDeclined')).statusCode, 402, 'declined: Stripe\'s page again')
+  t.equal(heading(await choose(declined, 'action=pay&payment_method=pm_card_visa')), 'Thank you', 'then paid')
+  const challenged = await choose(await toStripe('8.00'), 'action=pay&payment_method=pm_card_authenticationRequired')
+  t.equal(heading(await choose(new URL(challenged.location, stripe?.baseUrl()).href, 'action=complete')), 'Thank you', '3-D Secure passed')
+  const failing = await toStripe('9.00')
+  const failed = await choose(new URL((await choose(failing, 'action=pay&payment_method=pm_card_authenticationRequired')).location, stripe?.baseUrl()).href, 'action=fail')
+  t.match(failed.body, 'role="alert"', '3-D Secure failed: Stripe\'s page says so')
+  t.equal(heading(await choose(failing, 'action=cancel')), 'Payment canceled', 'then back to the shop')
+  t.equal(heading(await choose(await toStripe('4.00'), 'action=cancel')), 'Payment canceled', 'the hosted page\'s back button')
+
+  await stripe?.webhooks.waitForIdle()
+  await shop.paywire.events.drain()
+  const records = stripeLog.records()
+  t.same(records.filter((record) => Number(record.level) >= 40), [], 'no warn, error or fatal line')
+  const byRequest = new Map<unknown, string[]>()
+  for (const record of records.filter((record) => record.reqId !== undefined)) byRequest.set(record.reqId, [...byRequest.get(record.reqId) ?? [], String(record.msg)])
+  t.same([...byRequest.keys()].sort(), [...answered].sort(), 'a line for every request the shop answered')
+  t.same([...byRequest.values()].filter((lines) => lines.length !== 1), [], 'and only one')
+  const orders = records.filter((record) => record.reqId === undefined).map((record) => String(record.msg)).slice(1)
+    .map((message) => message.replace(/DEMO-[0-9A-Z]+-[0-9A-F]{10}/, 'DEMO-…')).sort()
+  t.same(orders, ['order DEMO-… not paid: payment canceled', 'order DEMO-… not paid: payment canceled', 'order DEMO-… paid', 'order DEMO-… paid', 'order DEMO-… paid'])
+  const steps = [...byRequest.values()].flat()
+  t.equal(steps.filter((step) => step === 'capture: buyer sent to the payment provider').length, 5)
+  t.equal(steps.filter((step) => step === 'done: result shown').length, 5)
+  t.ok(steps.includes('webhook (stripe): handled'), 'Stripe\'s webhooks reach the stripe gateway\'s notify URL')
+  t.notMatch(stripeLog.text(), /sk_test_|whsec_|\/payment\/(capture|done)\/[\w-]{20,}/, 'no key, secret or token in the log')
+})

@@ -1,4 +1,5 @@
-import { StatusFromReaderAction, Sync, type Action } from '../../../plugins/core/engine/index.ts'
+import { StatusFromReaderAction } from '../../../plugins/core/engine/index.ts'
+import { PaypalSyncAction, type PaypalResource } from '../../paypal-shared/index.ts'
 import type { PaypalCheckoutApi } from '../api.ts'
 import { capturesOf, recordOf, type CheckoutRecord } from '../record.ts'
 import { CheckoutStateReader } from '../state-reader.ts'
@@ -16,30 +17,18 @@ export class StatusAction extends StatusFromReaderAction {
 }
 
 /**
- * GET the order, and each capture it lists (a capture's own resource is where PayPal shows a
- * settled or refunded state first), through the status transitions.
+ * Refreshes an Orders v2 order (see PaypalSyncAction): GET the order, and each capture it lists
+ * (a capture's own resource is where PayPal shows a settled or refunded state first).
  */
-export class SyncAction implements Action {
-  /** Its constructor parameters, for constructorParameter('api', ...) (see autowire()). */
-  static readonly inject = ['api', 'views']
-  readonly api: PaypalCheckoutApi
-  readonly views: CheckoutViews
-
-  constructor (api: PaypalCheckoutApi, views: CheckoutViews) {
-    this.api = api
-    this.views = views
+export class SyncAction extends PaypalSyncAction<CheckoutRecord, PaypalCheckoutApi, CheckoutViews> {
+  protected recordOf (model: unknown): CheckoutRecord | undefined {
+    return recordOf(model)
   }
 
-  supports (request: unknown): boolean {
-    return request instanceof Sync && recordOf(request.model) !== undefined
-  }
-
-  async execute (request: Sync): Promise<void> {
-    const record = recordOf(request.model) as CheckoutRecord
-    if (typeof record.id !== 'string') return
-    const order = await this.api.getOrder(record.id)
+  protected async lookUp (id: string): Promise<PaypalResource> {
+    const order = await this.api.getOrder(id)
     const captures = await Promise.all(capturesOf(order).map(async (capture) => await this.api.getCapture(capture.id)))
     if (captures.length > 0) order.purchase_units[0].payments.captures = captures
-    this.views.take(record, order, 'sync')
+    return order
   }
 }

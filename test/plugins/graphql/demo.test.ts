@@ -52,6 +52,29 @@ t.test('with the demo\'s PayPal simulator: createPayment, approval, and paymentO
   await app.paypalSimulator?.simulator.webhooks.waitForIdle()
 })
 
+t.test('with the demo\'s Stripe simulator: createPayment for "stripe", the buyer pays on Stripe\'s page, paymentOutcome reads CAPTURED', async (t) => {
+  const app = await buildDemoShop({ paypal: false })
+  t.teardown(() => app.close())
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  t.teardown(() => app.stripeSimulator?.simulator.webhooks.waitForIdle())
+  const input = { gateway: 'stripe', totalAmount: 2500, currencyCode: 'USD', afterUrl: `${address}/thanks` }
+  const created = (await gql(app, CREATE, { input })).data.createPayment
+  t.match(created, { __typename: 'PaymentCreated', captureUrl: `${address}/payment/capture/`, payment: { gatewayName: 'stripe', status: 'NEW' } })
+  const toStripe = await fetch(created.captureUrl, { redirect: 'manual' })
+  await toStripe.arrayBuffer()
+  const sessionUrl = toStripe.headers.get('location') as string
+  t.equal(new URL(sessionUrl).origin, app.stripeSimulator?.simulator.baseUrl(), 'the buyer is sent to Stripe\'s hosted page')
+  const paid = await fetch(sessionUrl, { method: 'POST', body: 'action=pay&payment_method=pm_card_visa', headers: { 'content-type': 'application/x-www-form-urlencoded' }, redirect: 'manual' })
+  await paid.arrayBuffer()
+  const back = await fetch(paid.headers.get('location') as string, { redirect: 'manual' })
+  await back.arrayBuffer()
+  const landing = new URL(back.headers.get('location') as string)
+  t.equal(`${landing.origin}${landing.pathname}`, `${address}/thanks`)
+  const outcome = await gql(app, 'query ($token: String!) { paymentOutcome(token: $token) { ... on PaymentOutcome { status totalAmountDecimal } } }',
+    { token: landing.searchParams.get('paywire_token') })
+  t.same(outcome.data.paymentOutcome, { status: 'CAPTURED', totalAmountDecimal: '25.00' })
+})
+
 t.test('npm start serves /graphql, and no GraphiQL (its page loads scripts from a CDN: blank offline)', async (t) => {
   const env = envWith({ PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'development' }, ['REDIS_URL', 'DATABASE_URL', 'BASE_URL'])
   const child = spawnUncovered('npm', ['start', '--silent'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })

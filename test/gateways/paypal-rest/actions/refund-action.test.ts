@@ -1,5 +1,5 @@
 import t from 'tap'
-import { Refund, Sync, type Payment } from '../../../../plugins/core/index.ts'
+import { GetHumanStatus, Refund, Sync, type Payment } from '../../../../plugins/core/index.ts'
 import { approveAndReturn, engineSetup, preparePayment, reload, statusOf, type EngineSetup } from '../fixtures/paywire.ts'
 import { GATEWAY, callPaypal, saleOf } from '../fixtures/shop.ts'
 
@@ -164,4 +164,34 @@ t.test('an amount PayPal cannot take is refused before anything is recorded', as
   await t.rejects(setup.paywire.getGateway(GATEWAY).execute(new Refund(payment, { amount: 150050 })), { code: 'PAYWIRE_ERR_INVALID_AMOUNT' })
   t.same((await reload(setup.paywire, payment)).details.paywire_refunds, [])
   t.same(refundRequests(setup), [])
+})
+
+t.test('a refund PayPal answers pending counts once its money moves; a failed or cancelled one never counts', async (t) => {
+  const setup = await engineSetup(t)
+  const payment = await paidPayment(setup)
+  const gateway = setup.paywire.getGateway(GATEWAY)
+  const amountsOf = async (): Promise<unknown> => {
+    const status = new GetHumanStatus(await reload(setup.paywire, payment))
+    await gateway.execute(status)
+    return status.amounts
+  }
+  setup.paypal.simulator.queueRefundOutcome('pending')
+  await gateway.execute(new Refund(payment, { amount: 500 }))
+  let { details } = await reload(setup.paywire, payment)
+  t.match(details.paywire_refunds, [{ state: 'processing', refund_state: 'pending', requested: 500 }])
+  t.same(await amountsOf(), { captured: 1999, refunded: 0, reversed: 0 }, 'an eCheck refund: nothing went back yet')
+
+  setup.paypal.simulator.settleRefund(details.paywire_refunds[0].id, 'completed')
+  await gateway.execute(new Sync(await reload(setup.paywire, payment)))
+  t.same(await amountsOf(), { captured: 1999, refunded: 500, reversed: 0 }, 'counted once PayPal lists it completed')
+
+  setup.paypal.simulator.queueRefundOutcome('failed')
+  await gateway.execute(new Refund(await reload(setup.paywire, payment), { amount: 300 }))
+  setup.paypal.simulator.queueRefundOutcome('cancelled')
+  await gateway.execute(new Refund(await reload(setup.paywire, payment), { amount: 200 }))
+  ;({ details } = await reload(setup.paywire, payment))
+  t.match(details.paywire_refunds.slice(1), [{ state: 'failed', refund_state: 'failed' }, { state: 'failed', refund_state: 'cancelled' }])
+  t.same(await amountsOf(), { captured: 1999, refunded: 500, reversed: 0 }, 'failed and cancelled refunds moved nothing')
+  await gateway.execute(new Sync(await reload(setup.paywire, payment)))
+  t.same(await amountsOf(), { captured: 1999, refunded: 500, reversed: 0 }, 'nor after a Sync lists them')
 })
