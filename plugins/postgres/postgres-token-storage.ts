@@ -104,11 +104,13 @@ export class PostgresTokenStorage extends TokenStorage {
 
   /**
    * find + claim in one statement: the token, and the claim on its model when nobody holds it.
-   * The token row is locked (FOR SHARE) before the claim is taken: a commit using the token
-   * up holds that row until it ends, so this statement waits for it and, under READ COMMITTED,
-   * reads the row as that commit left it (used) instead of its starting snapshot, where the
-   * token was still live and the claim the commit just released looked free. Commits lock
-   * token rows before the claim (migration 4), the same order, so the two never deadlock.
+   * The token row is locked (FOR NO KEY UPDATE) before the claim is taken: a commit using the
+   * token up holds that row until it ends, so this statement waits for it and, under READ
+   * COMMITTED, reads the row as that commit left it (used) instead of its starting snapshot,
+   * where the token was still live and the claim the commit just released looked free. Not FOR
+   * SHARE: share locks taken by a stream of polling requests never all let go at once, and the
+   * commit waiting for the row starved past the routes' busy wait. Commits lock token rows
+   * before the claim (migration 4), the same order, so the two never deadlock.
    */
   override async claim (hash: string, ttlMs: number): Promise<TokenClaim | null> {
     if (!isStorableText(hash)) return null
@@ -117,7 +119,7 @@ export class PostgresTokenStorage extends TokenStorage {
       WITH t AS (
         SELECT token, used, CASE WHEN model IS NULL THEN 'token:' || hash ELSE model || ':' || model_id END AS key
         FROM ${this.#tokens} WHERE ${HASH} AND ${LIVE}
-        FOR SHARE
+        FOR NO KEY UPDATE
       ), c AS (
         INSERT INTO ${this.#claims} (key, id, expires_at)
         SELECT key, $2, clock_timestamp() + $3::bigint * interval '1 millisecond' FROM t WHERE NOT used
