@@ -107,6 +107,19 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
     throw routeNotFound(request)
   })
 
+  /**
+   * A token sent to another route than its own (a capture link on the done route) answers as
+   * an unknown one, 404 with the same body and page: a different answer would tell whoever
+   * tries hashes on a route that the hash exists elsewhere. The operator still reads why: a
+   * wrong baseUrl behind a proxy sends every token to a path that is not its own.
+   */
+  const asUnknownOnOtherRoutes = (request: FastifyRequest, error: unknown): unknown => {
+    if (!isErrorCode(error, 'PAYWIRE_ERR_TOKEN_PATH_MISMATCH')) return error
+    request.log.info({ paywire: { code: 'PAYWIRE_ERR_TOKEN_PATH_MISMATCH' } },
+      'paywire: a payment token was sent to another route than its own; answered as unknown (behind a proxy, check baseUrl)')
+    return new errorCodes.PAYWIRE_ERR_TOKEN_NOT_FOUND()
+  }
+
   const runGateway = (request: FastifyRequest, gatewayName: string, paywireRequest: unknown) =>
     runWithHttpRequest(httpRequestData(request, publicUrl(request)), () =>
       paywire.getGateway(gatewayName).execute(paywireRequest, { catchReply: true }))
@@ -131,7 +144,7 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
         // A double-clicked or reloaded return after the payment completed: its result, not an error.
         const afterUrl = (error as { afterUrl?: string | null }).afterUrl
         if (isErrorCode(error, 'PAYWIRE_ERR_TOKEN_USED') && typeof afterUrl === 'string') return afterUrl
-        throw error
+        throw asUnknownOnOtherRoutes(request, error)
       }
     }
   }
@@ -166,8 +179,17 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
           await verifier.tokenStorage.releaseClaim(claim)
           throw error
         }
-        const { reply: result } = await runWithHttpRequest(httpRequestData(request, publicUrl(request)), () =>
-          executor.execute(gateway, token, (target) => spec.createRequest(target as Token), { claim, invalidateToken: spec.invalidate ? token : undefined }))
+        let result
+        try {
+          ({ reply: result } = await runWithHttpRequest(httpRequestData(request, publicUrl(request)), () =>
+            executor.execute(gateway, token, (target) => spec.createRequest(target as Token), { claim, invalidateToken: spec.invalidate ? token : undefined })))
+        } catch (error) {
+          // Another request completed with this link first (only a token storage whose claim
+          // missed that can let this one run): nothing of this run was stored, and the buyer
+          // lands on the result, as a reload of a used link does.
+          if (isErrorCode(error, 'PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT') && token.afterUrl !== null) return reply.redirect(token.afterUrl, 303)
+          throw error
+        }
         return result === undefined ? finish(reply, token.afterUrl) : sendReply(reply, result)
       }
     })
@@ -205,6 +227,7 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
     schema: { params: TokenParams, querystring: ReturnQuery, response: { 200: DoneResponse, '4xx': ErrorResponse, '5xx': ErrorResponse } }
   }, async function paywireDoneRoute (request, reply) {
     const token = await verifier.verify({ url: publicUrl(request), params: request.params, query: request.query })
+      .catch((error: unknown) => { throw asUnknownOnOtherRoutes(request, error) })
     const status = new GetHumanStatus(token)
     const result = await runGateway(request, token.gatewayName, status)
     if (result !== undefined) return sendReply(reply, result)

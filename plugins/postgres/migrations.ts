@@ -224,6 +224,85 @@ CREATE TABLE ${s}.idempotency (
 );
 CREATE UNIQUE INDEX idempotency_key ON ${s}.idempotency (md5(key));
 CREATE INDEX idempotency_expiry ON ${s}.idempotency (expires_at);`
+  },
+  {
+    version: 4,
+    name: 'commits refuse a token another request used up',
+    sql: (s) => `
+-- The commit function of migration 2, which locks the request's tokens before its claim and
+-- refuses the commit when one of them is used (see PostgresTokenStorage.claim for the other half).
+CREATE OR REPLACE FUNCTION ${s}.paywire_commit(payload jsonb) RETURNS text LANGUAGE plpgsql AS $fn$
+DECLARE
+  w jsonb;
+  n integer := 0;
+  expected bigint;
+  changed integer;
+  spent integer;
+BEGIN
+  -- The request's tokens first, locked whatever their state: a claim taken through a token
+  -- locks its row, then the claim, so both go in the same order and never deadlock; and a
+  -- token another request used up refuses the commit (SQLSTATE PW410, all rolled back)
+  -- instead of letting its UPDATE below match no row.
+  IF jsonb_array_length(payload->'tokens') > 0 THEN
+    SELECT count(*) FILTER (WHERE locked.used) INTO spent FROM (
+      SELECT used FROM ${s}.tokens
+        WHERE md5(hash) IN (SELECT md5(value) FROM jsonb_array_elements_text(payload->'tokens'))
+          AND hash IN (SELECT value FROM jsonb_array_elements_text(payload->'tokens'))
+        FOR UPDATE
+    ) AS locked;
+    IF spent > 0 THEN RAISE EXCEPTION USING ERRCODE = 'PW410', MESSAGE = 'token used'; END IF;
+  END IF;
+  IF payload ? 'claim' THEN
+    PERFORM 1 FROM ${s}.claims
+      WHERE md5(key) = md5(payload->'claim'->>'key') AND key = payload->'claim'->>'key'
+        AND id = payload->'claim'->>'id' AND expires_at > clock_timestamp()
+      FOR UPDATE;
+    IF NOT FOUND THEN RETURN 'claim_lost'; END IF;
+  END IF;
+  FOR w IN SELECT value FROM jsonb_array_elements(payload->'writes') LOOP
+    n := n + 1;
+    expected := (w->>'expected')::bigint;
+    IF w->'record' = 'null'::jsonb THEN
+      DELETE FROM ${s}.records WHERE model = w->>'model' AND md5(id) = md5(w->>'id') AND id = w->>'id'
+        AND (expected = -1 OR version = expected);
+      GET DIAGNOSTICS changed = ROW_COUNT;
+      IF changed = 0 AND expected <> -1 THEN RAISE EXCEPTION USING ERRCODE = 'PW409', MESSAGE = n::text; END IF;
+    ELSIF expected = 0 THEN
+      INSERT INTO ${s}.records (model, id, version, number, status, amount, currency, record)
+        VALUES (w->>'model', w->>'id', 1, w->>'number', w->>'status', (w->>'amount')::bigint, w->>'currency', w->'record')
+        ON CONFLICT (model, md5(id)) DO NOTHING;
+      GET DIAGNOSTICS changed = ROW_COUNT;
+      IF changed = 0 THEN RAISE EXCEPTION USING ERRCODE = 'PW409', MESSAGE = n::text; END IF;
+    ELSE
+      UPDATE ${s}.records SET version = version + 1, number = w->>'number', status = w->>'status',
+          amount = (w->>'amount')::bigint, currency = w->>'currency', record = w->'record', updated_at = now()
+        WHERE model = w->>'model' AND md5(id) = md5(w->>'id') AND id = w->>'id' AND version = expected;
+      GET DIAGNOSTICS changed = ROW_COUNT;
+      IF changed = 0 THEN RAISE EXCEPTION USING ERRCODE = 'PW409', MESSAGE = n::text; END IF;
+    END IF;
+  END LOOP;
+  IF jsonb_array_length(payload->'tokens') > 0 THEN
+    UPDATE ${s}.tokens SET used = true,
+        expires_at = CASE WHEN (payload->>'usedTtlMs')::bigint > 0
+          THEN clock_timestamp() + (payload->>'usedTtlMs')::bigint * interval '1 millisecond' END
+      WHERE md5(hash) IN (SELECT md5(value) FROM jsonb_array_elements_text(payload->'tokens'))
+        AND hash IN (SELECT value FROM jsonb_array_elements_text(payload->'tokens'))
+        AND NOT used AND (expires_at IS NULL OR expires_at > clock_timestamp());
+  END IF;
+  -- The events the writes make, in the same transaction: the transactional outbox.
+  IF payload ? 'events' THEN
+    INSERT INTO ${s}.outbox (partition, id, type, event, due_ms)
+      SELECT e.value->>'partition', e.value->>'id', e.value->>'type', e.value->>'json',
+          (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+        FROM jsonb_array_elements(payload->'events') WITH ORDINALITY AS e(value, position)
+        ORDER BY e.position;
+  END IF;
+  IF payload ? 'claim' AND (payload->>'release')::boolean THEN
+    DELETE FROM ${s}.claims WHERE md5(key) = md5(payload->'claim'->>'key') AND id = payload->'claim'->>'id';
+  END IF;
+  RETURN 'ok';
+END
+$fn$;`
   }
 ]
 

@@ -70,7 +70,7 @@ export class PostgresStorageBackend extends StorageBackend {
     if (!ownRecords) return await super.commit(set, tokens)
     const ownTokens = tokens instanceof PostgresTokenStorage && this.#mine(tokens.pool, tokens.schema)
     if (!ownTokens) {
-      if (set.claim !== undefined && !await tokens.renewClaim(set.claim, set.claimTtlMs)) throw new errorCodes.PAYWIRE_ERR_CLAIM_LOST(set.claim.key)
+      await this.checkClaimAndTokens(set, tokens)
       if (set.writes.length > 0 || (set.events?.length ?? 0) > 0) await this.#apply(set, [])
       for (const hash of set.invalidateTokens) await tokens.invalidate(hash)
       if (set.claim !== undefined && set.releaseClaim) await tokens.releaseClaim(set.claim)
@@ -90,6 +90,7 @@ export class PostgresStorageBackend extends StorageBackend {
     const payload = `{${[writes, ...(parts.length === 0 ? ['"tokens":[]'] : parts), ...events].join(',')}}`
     const verdict = await callCommit(this.pool, this.#commit, payload)
     if (verdict === 'claim_lost') throw new errorCodes.PAYWIRE_ERR_CLAIM_LOST(set.claim?.key ?? '')
+    if (verdict === 'token_used') throw new errorCodes.PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT()
     if (typeof verdict === 'number') {
       const write = set.writes[verdict - 1]!
       throw write.storage.conflict(write.id)

@@ -102,7 +102,16 @@ export class PostgresTokenStorage extends TokenStorage {
     return rowCount === 1
   }
 
-  /** find + claim in one statement: the token, and the claim on its model when nobody holds it. */
+  /**
+   * find + claim in one statement: the token, and the claim on its model when nobody holds it.
+   * The token row is locked (FOR NO KEY UPDATE) before the claim is taken: a commit using the
+   * token up holds that row until it ends, so this statement waits for it and, under READ
+   * COMMITTED, reads the row as that commit left it (used) instead of its starting snapshot,
+   * where the token was still live and the claim the commit just released looked free. Not FOR
+   * SHARE: share locks taken by a stream of polling requests never all let go at once, and the
+   * commit waiting for the row starved past the routes' busy wait. Commits lock token rows
+   * before the claim (migration 4), the same order, so the two never deadlock.
+   */
   override async claim (hash: string, ttlMs: number): Promise<TokenClaim | null> {
     if (!isStorableText(hash)) return null
     const id = newClaimId()
@@ -110,6 +119,7 @@ export class PostgresTokenStorage extends TokenStorage {
       WITH t AS (
         SELECT token, used, CASE WHEN model IS NULL THEN 'token:' || hash ELSE model || ':' || model_id END AS key
         FROM ${this.#tokens} WHERE ${HASH} AND ${LIVE}
+        FOR NO KEY UPDATE
       ), c AS (
         INSERT INTO ${this.#claims} (key, id, expires_at)
         SELECT key, $2, clock_timestamp() + $3::bigint * interval '1 millisecond' FROM t WHERE NOT used
@@ -120,14 +130,14 @@ export class PostgresTokenStorage extends TokenStorage {
       SELECT t.token, t.used, t.key, EXISTS (SELECT 1 FROM c) AS claimed FROM t`, [hash, id, ttlMs]))
     const row = rows[0]
     if (row === undefined) return null
-    if (row.used) throw tokenUsedError({ afterUrl: row.token.afterUrl })
+    if (row.used) throw tokenUsedError({ afterUrl: row.token.afterUrl }, row.token.targetUrl)
     if (!row.claimed) throw new errorCodes.PAYWIRE_ERR_PAYMENT_BUSY()
     const token = Token.fromJSON(row.token)
     // The key computed in SQL is claimKey()'s; a subclass with other keys claims its own way.
     const expected = this.tokenClaimKey(token)
     if (expected === row.key) return { token, claim: { key: row.key, id } }
     await this.releaseClaim({ key: row.key, id })
-    return { token, claim: await this.claimByKey(expected, ttlMs) }
+    return await this.readUnderClaim(hash, await this.claimByKey(expected, ttlMs))
   }
 
   async acquireClaim (key: string, ttlMs: number): Promise<string | null> {

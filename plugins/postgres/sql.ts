@@ -40,8 +40,11 @@ export async function guarded<T> (call: Promise<T>): Promise<T> {
   }
 }
 
-/** The commit function's verdict: 'ok', 'claim_lost', or the position (from 1) of the write whose version moved on. */
-export type CommitVerdict = 'ok' | 'claim_lost' | number
+/**
+ * The commit function's verdict: 'ok', 'claim_lost', 'token_used' (a token it would use up
+ * was used by another request), or the position (from 1) of the write whose version moved on.
+ */
+export type CommitVerdict = 'ok' | 'claim_lost' | 'token_used' | number
 
 /** Calls the schema's commit function (see migrations.ts) with one payload. */
 export async function callCommit (pool: { query: (text: string, values: unknown[]) => Promise<{ rows: Array<{ answer: string }> }> }, sql: string, payload: string): Promise<CommitVerdict> {
@@ -49,8 +52,9 @@ export async function callCommit (pool: { query: (text: string, values: unknown[
     const { rows } = await pool.query(sql, [payload])
     return rows[0]?.answer === 'claim_lost' ? 'claim_lost' : 'ok'
   } catch (error) {
-    // A compare-and-set that lost: raised by the function, which rolled the statement back.
+    // A compare-and-set that lost, or a used token: raised by the function, which rolled the statement back.
     if ((error as { code?: unknown }).code === 'PW409') return Number((error as Error).message)
+    if ((error as { code?: unknown }).code === 'PW410') return 'token_used'
     throw unavailable(error)
   }
 }

@@ -4,7 +4,7 @@ import type { RedisStorage } from './redis-storage.ts'
 /*
  * One request's commit as one script, so it happens all or nothing: first every check
  * (the claim is still the request's, every record still has the version it was read
- * with), then every write (records, used tokens, the claim's release). Nothing is written
+ * with, no token to use up was used by another request), then every write (records, used tokens, the claim's release). Nothing is written
  * unless every check passed. Under maxmemory, Redis refuses a script's first write and lets
  * the ones after it through, so a commit is refused whole, never half.
  *
@@ -24,7 +24,7 @@ import type { RedisStorage } from './redis-storage.ts'
  *         write: json ('' deletes), expected version (-1: any), number of indexed fields,
  *         the fields; then per event: its partition, its outbox entry
  *   Answers {'ok', <per write and field, the old value or ''>...}, {'conflict', n} (the n-th
- *   write's version moved on) or {'claim_lost'}. With "check only", nothing is written.
+ *   write's version moved on), {'claim_lost'} or {'token_used'}. With "check only", nothing is written.
  *
  * Records are "<version> <json>" (plain JSON: version 1).
  */
@@ -69,6 +69,10 @@ for w = 1, writes do
   a = a + 3 + #fields
   k = k + 1
 end
+for t = 0, tokens - 1 do
+  local token = redis.call('GET', KEYS[k + t])
+  if token and string.sub(token, 1, 5) == 'used:' then return {'token_used'} end
+end
 if checkOnly then return {'ok'} end
 
 local answer = {'ok'}
@@ -104,7 +108,7 @@ end
 if hasClaim and release then redis.call('DEL', KEYS[1]) end
 return answer`
 
-export type CommitAnswer = ['ok', ...string[]] | ['conflict', number] | ['claim_lost']
+export type CommitAnswer = ['ok', ...string[]] | ['conflict', number] | ['claim_lost'] | ['token_used']
 
 export interface CommitScriptSet {
   writes: readonly StagedWrite[]

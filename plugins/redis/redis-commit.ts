@@ -90,6 +90,7 @@ async function run (client: RedisClient, commit: RedisCommit, group: Group, chec
   const { keys, args } = commitArguments({ ...group.set, checkOnly }, commit.tokenKeyOf)
   const answer = await guarded(script(keys.length, ...keys, ...args))
   if (answer[0] === 'claim_lost') throw new errorCodes.PAYWIRE_ERR_CLAIM_LOST(commit.claim?.key ?? '')
+  if (answer[0] === 'token_used') throw new errorCodes.PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT()
   if (answer[0] === 'conflict') {
     const write = commit.writes[group.positions[answer[1] - 1] as number] as StagedWrite
     throw write.storage.conflict(write.id)

@@ -139,14 +139,14 @@ export class RedisTokenStorage extends TokenStorage {
     }
     if (answer === 0) throw new errorCodes.PAYWIRE_ERR_PAYMENT_BUSY()
     if (answer === null) return null
-    if (answer.startsWith(USED_MARKER)) throw tokenUsedError(usedOf(answer))
+    if (answer.startsWith(USED_MARKER)) throw tokenUsedError(usedOf(answer), parse(answer.slice(USED_MARKER.length)).targetUrl)
     const token = parse(answer)
     // A token not made by the token factory (its hash does not start with its model's tag)
     // has its payment's claim elsewhere: take that one instead.
     const expected = this.tokenClaimKey(token)
     if (expected === key) return { token, claim: { key, id } }
     await this.releaseClaim({ key, id })
-    return { token, claim: await this.claimByKey(expected, ttlMs) }
+    return await this.readUnderClaim(hash, await this.claimByKey(expected, ttlMs))
   }
 
   async invalidate (hash: string): Promise<boolean> {

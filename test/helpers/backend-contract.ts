@@ -6,9 +6,11 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import {
-  Identity, Payment, Token, UnitOfWork,
+  Gateway, GetHumanStatus, Identity, Payment, StorageExtension, StorageRegistry, Sync, Token, UnitOfWork,
   type Storage, type StorageBackend, type TokenStorage
 } from '../../plugins/core/engine/index.ts'
+import { FnAction } from './engine.ts'
+import { claimRaceContract } from './claim-race-contract.ts'
 import { notificationContract } from './notification-contract.ts'
 import { outboxContract } from './outbox-contract.ts'
 
@@ -46,6 +48,7 @@ async function until (check: () => Promise<boolean>): Promise<void> {
 export function backendContract (t: Test, make: (t: any) => Promise<BackendUnderTest>): void {
   outboxContract(t, make)
   notificationContract(t, make)
+  claimRaceContract(t, make)
   t.test('contract: versions start at 1 and grow by one per write', async (t: any) => {
     const { payments } = await make(t)
     const payment = await stored(payments, 'first')
@@ -74,6 +77,28 @@ export function backendContract (t: Test, make: (t: any) => Promise<BackendUnder
     now.clientId = 'read again'
     await payments.update(now)
     t.equal((await payments.find(original.id as string))?.clientId, 'read again', 'reading again and retrying works')
+  })
+
+  t.test('contract: reads through a gateway never write: a status, a Sync that changes nothing, on a loaded payment or its identity', async (t: any) => {
+    const { payments } = await make(t)
+    const payment = await stored(payments, 'first')
+    payment.description = 'second'
+    await payments.update(payment)
+    const gateway = new Gateway()
+      .addExtension(new StorageExtension(new StorageRegistry().add(Payment, payments)))
+      .addAction(new FnAction(GetHumanStatus, (request: GetHumanStatus) => { request.markCaptured() }))
+      .addAction(new FnAction(Sync))
+    const earlier = await payments.find(payment.id as string) as Payment
+    for (const request of [new GetHumanStatus(earlier), new Sync(earlier), new GetHumanStatus(payments.identify(payment)), new Sync(payments.identify(payment))]) {
+      await gateway.execute(request)
+      t.equal(payments.versionOf(await payments.find(payment.id as string) as Payment), 2, `${request.constructor.name}: the version stays 2`)
+    }
+    earlier.clientId = 'a writer that read before the reads'
+    await payments.update(earlier)
+    t.equal(payments.versionOf(earlier), 3, 'a writer holding a copy read before them is not refused')
+    earlier.description = 'changed by the caller'
+    await gateway.execute(new Sync(earlier))
+    t.equal((await payments.find(payment.id as string))?.description, 'changed by the caller', 'a model the caller changed is still saved')
   })
 
   t.test('contract: a model never read cannot replace a stored record with its id', async (t: any) => {
@@ -152,7 +177,8 @@ export function backendContract (t: Test, make: (t: any) => Promise<BackendUnder
     t.same((await Promise.all([tokens.invalidate(token.hash), tokens.invalidate(token.hash)])).sort(), [false, true], 'exactly one caller uses it')
     t.equal(await tokens.find(token.hash), null, 'a used token is never found')
     t.same(await tokens.findUsed(token.hash), { afterUrl: token.afterUrl })
-    await t.rejects(tokens.claim(token.hash, 1000), { code: 'PAYWIRE_ERR_TOKEN_USED', statusCode: 410, afterUrl: token.afterUrl })
+    await t.rejects(tokens.claim(token.hash, 1000), { code: 'PAYWIRE_ERR_TOKEN_USED', statusCode: 410, afterUrl: token.afterUrl, targetUrl: token.targetUrl },
+      'claim() reports the URL a used token was made for, so a route can tell another route\'s link')
     t.equal(await tokens.claim('A'.repeat(51), 1000), null, 'an unknown token: null')
     t.equal(await tokens.findUsed('A'.repeat(51)), null)
   })
@@ -255,6 +281,27 @@ export function backendContract (t: Test, make: (t: any) => Promise<BackendUnder
     t.ok(await tokens.find(token.hash), 'the token is still usable')
     await t.rejects(tokens.claimModel(new Identity(payment.id as string, 'Payment'), 10_000), { code: 'PAYWIRE_ERR_PAYMENT_BUSY' },
       'the claim is still held, for the retry')
+  })
+
+  t.test('contract: a commit whose token another request used up is refused whole', async (t: any) => {
+    const { payments, tokens, backend } = await make(t)
+    const payment = await stored(payments, 'before')
+    const token = tokenFor(payment)
+    await tokens.save([token])
+    const identity = new Identity(payment.id as string, 'Payment')
+    const claim = await tokens.claimModel(identity, 10_000)
+    t.equal(await tokens.invalidate(token.hash), true, 'another request used the token')
+    const unit = new UnitOfWork({ backend, tokenStorage: tokens, claim, claimTtlMs: 10_000 })
+    const copy = await payments.find(payment.id as string) as Payment
+    copy.description = 'charged again'
+    unit.save(copy, payments)
+    unit.invalidateToken(token.hash)
+    await t.rejects(unit.commit(), { code: 'PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT', statusCode: 409 })
+    const now = await payments.find(payment.id as string) as Payment
+    t.equal(now.description, 'before', 'nothing was written')
+    t.equal(payments.versionOf(now), 1)
+    t.equal(await tokens.renewClaim(claim, 10_000), true, 'the claim is still the request\'s, for it to release')
+    await tokens.releaseClaim(claim)
   })
 
   t.test('contract: a request that lost its claim commits nothing', async (t: any) => {

@@ -163,6 +163,11 @@ export const PAYWIRE_ERR_CLAIM_LOST = createError<[string]>(
   'This request lost its claim on %s (it ran longer than the claim lasted and another request took over); nothing more was written. Retry.',
   409
 )
+export const PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT = createError(
+  'PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT',
+  'Another request used this payment link up before this one could commit; nothing this request did was written.',
+  409
+)
 export const PAYWIRE_ERR_STORAGE_UNAVAILABLE = createError<[string, { cause: unknown }?]>(
   'PAYWIRE_ERR_STORAGE_UNAVAILABLE',
   'The %s storage is unavailable; nothing was written. Retry shortly.',

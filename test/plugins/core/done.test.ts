@@ -109,3 +109,24 @@ t.test('more on the done answer is opt-in, per field', async (t) => {
   const done = await app.inject({ url: pathOf(token.afterUrl) })
   t.same(done.json().payment, { number: 'ORDER-1', totalAmount: 1999, currencyCode: 'EUR', description: 'Mug', details: { status: 'captured' } })
 })
+
+t.test('reads never write: the done page and a status of a loaded payment leave its version, so a concurrent writer goes through', async (t) => {
+  const { app } = await buildTestApp()
+  t.teardown(() => app.close())
+  const payments = app.paywire.getStorage(Payment)
+  const token = await app.paywire.prepareCapture('cash', await storedPayment(app), 'done')
+  t.equal((await app.inject({ url: pathOf(token.targetUrl) })).statusCode, 302)
+  const id = token.details?.id as string
+  const versionNow = async () => payments.versionOf(await payments.find(id) as Payment)
+  const captured = await versionNow()
+  const writer = await payments.find(id) as Payment
+  t.equal((await app.inject({ url: pathOf(token.afterUrl) })).statusCode, 200)
+  t.equal(await versionNow(), captured, 'the done page')
+  const status = new GetHumanStatus(await payments.find(id) as Payment)
+  await app.paywire.getGateway('cash').execute(status)
+  t.equal(status.value, 'captured')
+  t.equal(await versionNow(), captured, 'GetHumanStatus on a payment the shop loaded')
+  writer.description = 'shipped'
+  await payments.update(writer)
+  t.equal(await versionNow(), (captured as number) + 1, 'the writer that read before both reads is not refused')
+})

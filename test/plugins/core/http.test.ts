@@ -3,7 +3,7 @@ import type { InjectOptions } from 'fastify'
 import { Payment } from '../../../plugins/core/index.ts'
 import { buildTestApp, pathOf, storedPayment } from './fixtures.ts'
 
-t.test('token errors are coded JSON: unknown 404, wrong route 400, malformed 400', async (t) => {
+t.test('token errors are coded JSON: unknown 404, wrong route answered as unknown, malformed 400', async (t) => {
   const { app } = await buildTestApp()
   t.teardown(() => app.close())
   const payment = await storedPayment(app)
@@ -15,10 +15,22 @@ t.test('token errors are coded JSON: unknown 404, wrong route 400, malformed 400
   t.equal(unknown.json().code, 'PAYWIRE_ERR_TOKEN_NOT_FOUND')
 
   const elsewhere = await app.inject({ url: `/payment/authorize/${token.hash}` })
-  t.equal(elsewhere.statusCode, 400)
-  t.equal(elsewhere.json().code, 'PAYWIRE_ERR_TOKEN_PATH_MISMATCH')
+  t.equal(elsewhere.statusCode, 404)
+  t.same(elsewhere.json(), unknown.json(), 'a known token on another route answers exactly like an unknown one')
+  const onDone = await app.inject({ url: `/payment/done/${token.hash}` })
+  t.equal(onDone.statusCode, 404)
+  t.same(onDone.json(), unknown.json(), 'a capture token on the done route too')
+  const html = { accept: 'text/html' }
+  const unknownPage = await app.inject({ url: `/payment/done/${'A'.repeat(43)}`, headers: html })
+  const wrongPage = await app.inject({ url: `/payment/done/${token.hash}`, headers: html })
+  t.equal(wrongPage.statusCode, 404)
+  t.equal(wrongPage.body, unknownPage.body, 'and the same page for a browser')
   const stillUsable = await app.inject({ url: pathOf(token.targetUrl) })
   t.equal(stillUsable.statusCode, 302, 'a token tried on the wrong route is neither consumed nor left locked')
+  const usedElsewhere = await app.inject({ url: `/payment/authorize/${token.hash}` })
+  t.equal(usedElsewhere.statusCode, 404)
+  t.same(usedElsewhere.json(), unknown.json(), 'a used link on another route answers like an unknown one too')
+  t.equal((await app.inject({ url: pathOf(token.targetUrl) })).statusCode, 303, 'on its own route, a used link still leads to its result')
 
   const nowhere = await app.inject({ method: 'PUT', url: pathOf(token.targetUrl) })
   t.equal(nowhere.statusCode, 404)

@@ -1,6 +1,6 @@
 import t from 'tap'
 import {
-  HttpPostRedirect, HttpRedirect, HttpResponse, Payment, PayoutModel, Reply
+  HttpPostRedirect, HttpRedirect, HttpResponse, MemoryTokenStorage, Payment, PayoutModel, Reply, type Token, type TokenClaim
 } from '../../../plugins/core/index.ts'
 import { buildTestApp, pathOf, storedPayment } from './fixtures.ts'
 
@@ -225,4 +225,32 @@ t.test('a payment another request holds answers 409 with Retry-After, and runs n
   t.equal(script.calls.capture, undefined)
   await app.paywire.getTokenStorage().releaseClaim(held)
   t.equal((await app.inject({ url: pathOf(token.targetUrl) })).statusCode, 302)
+})
+
+/** A token storage whose claim reads tokens as they were when first seen: the bug a commit must still catch. */
+class StaleClaimTokenStorage extends MemoryTokenStorage {
+  readonly #seen = new Map<string, Token>()
+
+  override async claim (hash: string, ttlMs: number): Promise<TokenClaim | null> {
+    const live = await this.find(hash)
+    if (live !== null) this.#seen.set(hash, live)
+    const token = live ?? this.#seen.get(hash)
+    return token === undefined ? null : { token, claim: await this.claimByKey(this.tokenClaimKey(token), ttlMs) }
+  }
+}
+
+t.test('a run on a link another request used up first is refused at its commit: nothing stored, the buyer sent to the result', async (t) => {
+  const { app, script } = await buildTestApp({ tokenStorage: new StaleClaimTokenStorage() })
+  t.teardown(() => app.close())
+  const payment = await storedPayment(app)
+  const token = await app.paywire.getTokenFactory().createCaptureToken('scripted', payment, 'done')
+  t.equal((await app.inject({ url: pathOf(token.targetUrl) })).statusCode, 302)
+  const payments = app.paywire.getStorage(Payment)
+  const version = payments.versionOf(await payments.find(payment.id as string) as Payment)
+  const late = await app.inject({ url: pathOf(token.targetUrl) })
+  t.equal(script.calls.capture, 2, 'the stale claim let the gateway run again')
+  t.equal(late.statusCode, 303)
+  t.equal(late.headers.location, token.afterUrl)
+  t.equal(payments.versionOf(await payments.find(payment.id as string) as Payment), version, 'the late run stored nothing')
+  t.ok(await app.paywire.getTokenStorage().claimModel(payments.identify(payment), 1000), 'and released its claim')
 })

@@ -1,4 +1,4 @@
-import { PAYWIRE_ERR_CLAIM_LOST } from '../errors.ts'
+import { PAYWIRE_ERR_CLAIM_LOST, PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT } from '../errors.ts'
 import { MemoryOutbox } from '../events/memory-outbox.ts'
 import type { Outbox } from '../events/outbox.ts'
 import { MemoryTokenStorage, type MemoryTokenStorageOptions } from '../security/memory-token-storage.ts'
@@ -26,21 +26,31 @@ export abstract class StorageBackend {
    * Applies one request's writes, token invalidations and claim release. Backends whose
    * storages and token storage are all their own override it to do it in one atomic step
    * (a Lua script, a transaction). This default, for storages of mixed origin, goes step by
-   * step in the order that keeps money facts safe: the claim is checked, then every model
-   * is written (each a compare-and-set), then tokens are used up and the claim released —
+   * step in the order that keeps money facts safe: the claim is checked and the tokens to
+   * use up too (one another request used refuses the commit: PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT),
+   * then every model is written (each a compare-and-set), then tokens are used up and the claim released —
    * so a failure leaves tokens usable and at worst some models written. The events go
    * into the outbox right after the writes (a crash in between loses them: only the
    * backends' own atomic commits promise an event for every change).
    */
   async commit (set: CommitSet, tokens: TokenStorage): Promise<void> {
-    if (set.claim !== undefined && !await tokens.renewClaim(set.claim, set.claimTtlMs)) {
-      throw new PAYWIRE_ERR_CLAIM_LOST(set.claim.key)
-    }
+    await this.checkClaimAndTokens(set, tokens)
     for (const write of set.writes) await write.storage.write(write)
     for (const { storage, model } of set.unstaged) await storage.update(model)
     if (set.events !== undefined && set.events.length > 0) await this.outbox.append(set.events)
     for (const hash of set.invalidateTokens) await tokens.invalidate(hash)
     if (set.claim !== undefined && set.releaseClaim) await tokens.releaseClaim(set.claim)
+  }
+
+  /**
+   * The checks a step-by-step commit makes before writing anything: the claim is still the
+   * request's (renewing it proves it), and no token it would use up was used by another request.
+   */
+  protected async checkClaimAndTokens (set: CommitSet, tokens: TokenStorage): Promise<void> {
+    if (set.claim !== undefined && !await tokens.renewClaim(set.claim, set.claimTtlMs)) throw new PAYWIRE_ERR_CLAIM_LOST(set.claim.key)
+    for (const hash of set.invalidateTokens) {
+      if (await tokens.findUsed(hash) !== null) throw new PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT()
+    }
   }
 
   /**
@@ -95,6 +105,7 @@ export class MemoryStorageBackend extends StorageBackend {
     if (!inMemory) return await super.commit(set, tokens)
     // Everything below runs in one tick: no other request can interleave.
     if (set.claim !== undefined && !tokens.holds(set.claim)) throw new PAYWIRE_ERR_CLAIM_LOST(set.claim.key)
+    if (set.invalidateTokens.some((hash) => tokens.isUsed(hash))) throw new PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT()
     for (const write of set.writes) {
       if (!(write.storage as MemoryStorage<object>).accepts(write)) throw write.storage.conflict(write.id)
     }

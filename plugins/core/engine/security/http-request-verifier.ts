@@ -54,7 +54,12 @@ export class HttpRequestVerifier {
    * URL) for a used token and PAYWIRE_ERR_PAYMENT_BUSY while another request holds the claim.
    */
   async verifyAndClaim (request: VerifiableRequest, claimTtlMs: number): Promise<TokenClaim> {
-    const claimed = await this.tokenStorage.claim(this.#hashOf(request), claimTtlMs)
+    const claimed = await this.tokenStorage.claim(this.#hashOf(request), claimTtlMs).catch((error: unknown) => {
+      // A used link sent to another route is no reload of it: it gets no way to its result.
+      const targetUrl = (error as { targetUrl?: unknown }).targetUrl
+      if (typeof targetUrl === 'string' && !samePath(request.url, targetUrl)) throw new PAYWIRE_ERR_TOKEN_PATH_MISMATCH()
+      throw error
+    })
     if (claimed === null) throw new PAYWIRE_ERR_TOKEN_NOT_FOUND()
     if (!samePath(request.url, claimed.token.targetUrl)) {
       await this.tokenStorage.releaseClaim(claimed.claim)

@@ -50,8 +50,18 @@ export class MemoryTokenStorage extends TokenStorage {
     return entry?.used === true ? { afterUrl: entry.json.afterUrl } : null
   }
 
+  protected override async findUsedToken (hash: string): Promise<(UsedToken & { targetUrl: string }) | null> {
+    const entry = this.#entry(hash)
+    return entry?.used === true ? { afterUrl: entry.json.afterUrl, targetUrl: entry.json.targetUrl } : null
+  }
+
   async invalidate (hash: string): Promise<boolean> {
     return this.invalidateNow(hash)
+  }
+
+  /** True while the token is remembered as used. Synchronous, for atomic commits. */
+  isUsed (hash: string): boolean {
+    return this.#entry(hash)?.used === true
   }
 
   /** invalidate() in the same tick, for atomic commits. */

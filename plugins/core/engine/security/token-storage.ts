@@ -59,9 +59,13 @@ export interface UsedToken {
   afterUrl: string | null
 }
 
-/** A used link: its after URL (the payment's done page), when it had one. */
-export function tokenUsedError (used: UsedToken): Error & { afterUrl: string | null } {
-  return Object.assign(new PAYWIRE_ERR_TOKEN_USED(), { afterUrl: used.afterUrl })
+/**
+ * A used link: its after URL (the payment's done page), when it had one, and the URL it was
+ * made for when the store knows it, so a route can tell a used link sent to another route
+ * (answered as unknown) from a reload of its own.
+ */
+export function tokenUsedError (used: UsedToken, targetUrl?: string): Error & { afterUrl: string | null, targetUrl?: string } {
+  return Object.assign(new PAYWIRE_ERR_TOKEN_USED(), { afterUrl: used.afterUrl }, targetUrl === undefined ? {} : { targetUrl })
 }
 
 /** An unguessable claim id. */
@@ -120,16 +124,36 @@ export abstract class TokenStorage {
   /**
    * Finds a live token and claims what it acts on: null when there is no such token;
    * throws PAYWIRE_ERR_TOKEN_USED (with the after URL) for a used one and
-   * PAYWIRE_ERR_PAYMENT_BUSY while another request holds the claim. Stores that can do
-   * it in one round trip override it.
+   * PAYWIRE_ERR_PAYMENT_BUSY while another request holds the claim. A used token never
+   * passes: stores that override it (one round trip) must read the token's state as of
+   * the moment the claim is taken, never from before it.
    */
   async claim (hash: string, ttlMs: number): Promise<TokenClaim | null> {
     const token = await this.find(hash)
     if (token === null) {
-      const used = await this.findUsed(hash)
-      if (used !== null) throw tokenUsedError(used)
+      const used = await this.findUsedToken(hash)
+      if (used !== null) throw tokenUsedError(used, used.targetUrl)
       return null
     }
-    return { token, claim: await this.claimByKey(this.tokenClaimKey(token), ttlMs) }
+    return await this.readUnderClaim(hash, await this.claimByKey(this.tokenClaimKey(token), ttlMs))
+  }
+
+  /**
+   * The token read again once its claim is held. Read before, it may have been used up
+   * since by the request that held the claim (it uses the token, then releases the claim):
+   * then the claim is given back and the token answered as used (or unknown, if gone).
+   */
+  protected async readUnderClaim (hash: string, claim: Claim): Promise<TokenClaim | null> {
+    const token = await this.find(hash)
+    if (token !== null) return { token, claim }
+    await this.releaseClaim(claim)
+    const used = await this.findUsedToken(hash)
+    if (used !== null) throw tokenUsedError(used, used.targetUrl)
+    return null
+  }
+
+  /** findUsed(), with the URL the token was made for where the store keeps it (claim() reports it). */
+  protected async findUsedToken (hash: string): Promise<(UsedToken & { targetUrl?: string }) | null> {
+    return await this.findUsed(hash)
   }
 }

@@ -64,6 +64,10 @@ const versions = new WeakMap<object, number>()
 // The JSON each instance was read or last written as: a string, because codecs may share
 // nested objects between the record and the model, which the request then changes.
 const reads = new WeakMap<object, string>()
+// What the codec made of each instance right after it was read or written: compared with what
+// it makes of it now, it tells an untouched model (whose write would only bump the version)
+// from a changed one whatever order the backend keeps keys in (PostgreSQL's jsonb sorts them).
+const pristine = new WeakMap<object, string>()
 
 type Revivable<T> = ModelClass<T & object> & { fromJSON?: (json: any) => T }
 
@@ -117,6 +121,12 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
     return versions.get(model)
   }
 
+  /** True when the model is exactly as this storage last read or wrote it: saving it would change nothing stored. */
+  isUnchanged (model: T): boolean {
+    const seen = pristine.get(model)
+    return seen !== undefined && seen === JSON.stringify(this.codec.toRecord(model))
+  }
+
   /**
    * The write update() would make, checked (a record every storage can keep) but not sent.
    */
@@ -155,11 +165,13 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
     if (write.record === null) {
       versions.delete(model)
       reads.delete(model)
+      pristine.delete(model)
       return
     }
     Object.assign(model as Record<string, unknown>, write.stamps)
     versions.set(model, Math.max(write.expectedVersion, 0) + 1)
     if (write.json !== null) reads.set(model, write.json)
+    pristine.set(model, JSON.stringify(this.codec.toRecord(model)))
   }
 
   /** Sends one staged write on its own (the step-by-step commit of StorageBackend). */
@@ -215,6 +227,7 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
     const model = this.codec.fromRecord(stored.record)
     versions.set(model, stored.version)
     reads.set(model, json)
+    pristine.set(model, JSON.stringify(this.codec.toRecord(model)))
     return model
   }
 

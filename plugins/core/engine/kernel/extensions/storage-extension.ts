@@ -1,5 +1,6 @@
 import { Identity } from '../../model/identity.ts'
 import { Checkpoint } from '../../requests/checkpoint.ts'
+import { AbstractStorage } from '../../storage/abstract-storage.ts'
 import type { StorageRegistry } from '../../storage/storage-registry.ts'
 import type { Context } from './context.ts'
 import type { Extension } from './extension.ts'
@@ -15,8 +16,10 @@ function isModelAware (request: unknown): request is ModelAware {
 /**
  * Loads models from identities before actions see them, and saves every model a gateway
  * touched exactly once, when the outermost execute ends: on success, on a reply (so a
- * payment is stored before the buyer is redirected) and on an error. A model it loaded
- * and nobody changed is not saved again. A Checkpoint saves the changed models at once.
+ * payment is stored before the buyer is redirected) and on an error. A model nobody
+ * changed since it was loaded, here or by the caller (`execute(new GetHumanStatus(payment))`
+ * on a payment it found), is not saved again: a read leaves the version as it is, so it
+ * never makes a concurrent writer fail. A Checkpoint saves the changed models at once.
  *
  * Saves are compare-and-set (Storage.update): a model changed by another writer since it
  * was loaded is not overwritten. With a unit of work (ExecuteOptions.unit), saves go into
@@ -63,9 +66,11 @@ export class StorageExtension implements Extension {
     const changed: object[] = []
     for (const model of scheduled) {
       if (this.#saved.get(model) === JSON.stringify(model)) continue
-      changed.push(model)
       // #schedule() only keeps models a storage supports.
       const storage = this.storages.supporting(model)!
+      // A model the caller read and passed in (not an identity this extension loaded), left as read.
+      if (storage instanceof AbstractStorage && storage.isUnchanged(model)) continue
+      changed.push(model)
       if (root.unit === undefined) await storage.update(model)
       else root.unit.save(model, storage)
     }
