@@ -3,6 +3,7 @@
  */
 export * as errorCodes from './errors.ts'
 export { isErrorCode, providerError, type ProviderError, type ProviderErrorDetails } from './errors.ts'
+export { ERROR_KINDS, isClientFailure, isProviderKind, kindOf, withKind, type ErrorKind, type KindedErrorConstructor } from './errors-kind.ts'
 
 export { PaywireBuilder } from './setup/builder.ts'
 export { Paywire } from './setup/paywire.ts'
