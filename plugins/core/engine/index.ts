@@ -110,7 +110,8 @@ export {
 } from './observability/telemetry.ts'
 export {
   PAYWIRE_REDACT_PATHS, REDACTED, RedactingLogger, SECRET_KEY, TOKEN_PREFIX_LENGTH, paywireLogSerializers, paywireLogger, redactText,
-  redactUrl, redactValue, redactedError, serializeError, serializeRequest, stripCommandArguments, tokenPrefix
+  redactUrl, redactValue, redactedError, serializeError, serializeRequest, stripCommandArguments, tokenPrefix,
+  describeConnectionAs, hideConnection
 } from './observability/redact.ts'
 export { runWithHttpRequest, getCurrentHttpRequest } from './requests/http-request-context.ts'
 export { TemplateRenderer } from './kernel/template-renderer.ts'
