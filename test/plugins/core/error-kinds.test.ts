@@ -7,7 +7,7 @@ import createError from '@fastify/error'
 import Fastify from 'fastify'
 import t from 'tap'
 import { offlineGateway } from '../../../gateways/offline/index.ts'
-import { paywire, withKind } from '../../../plugins/core/index.ts'
+import { BaseGetStatus, Capture, CoreGatewayFactory, Payment, paywire, withKind, type Action, type ActionEntry } from '../../../plugins/core/index.ts'
 import { captureLog } from '../../helpers/log-capture.ts'
 import { ScriptedGatewayFactory, newScript, pathOf, storedPayment } from './fixtures.ts'
 
@@ -71,4 +71,38 @@ t.test('client errors on the routes are logged at info or warn, never at error; 
   t.ok(log.records().some((record) => record.res !== undefined), 'the requests were logged')
   await capture(new Error('the gateway broke'))
   t.match(errors(), [{ msg: 'payment route failed', err: { message: 'the gateway broke' } }])
+})
+
+t.test('a failed request whose record cannot be stored is logged at warn: the caller\'s input, not a broken application', async (t) => {
+  const { app, log } = await shop(t)
+  class Unstorable implements Action {
+    supports (request: unknown): boolean {
+      return request instanceof Capture && request.model instanceof Payment
+    }
+
+    execute (request: Capture): void {
+      (request.model as Payment).details = { note: 'from the buyer\u0000' }
+      throw new ACME_DECLINED()
+    }
+  }
+  class Status implements Action {
+    supports (request: unknown): boolean {
+      return request instanceof BaseGetStatus
+    }
+
+    execute (request: BaseGetStatus<unknown>): void {
+      request.markNew()
+    }
+  }
+  app.paywire.addGatewayFactory('unstorable', new (class extends CoreGatewayFactory {
+    override getActions (): ActionEntry[] {
+      return [Unstorable, Status, ...super.getActions()]
+    }
+  })())
+  app.paywire.addGateway('unstorable', { factory: 'unstorable' })
+  const payment = await storedPayment(app)
+  const failed = await app.paywire.executeExclusive('unstorable', payment, (model) => new Capture(model)).catch((error: unknown) => error)
+  t.match(failed, { code: 'PAYWIRE_ERR_ACME_DECLINED' }, String(failed))
+  t.match(log.records().filter((record) => record.msg === 'paywire: storing what a failed request recorded failed too'),
+    [{ level: 40, err: { code: 'PAYWIRE_ERR_RECORD_NOT_STORABLE' } }])
 })
