@@ -129,9 +129,12 @@ export interface ErrorLog {
 /** What a failure no union member answers looks like to the client, once logged. */
 export function internalError (error: unknown, log: ErrorLog): Error {
   if (isCoded(error) && isClientFailure(error)) {
-    // The caller's request, not the application, failed: not an alarm. Coded messages carry no secrets.
+    // The caller's request, not the application, failed: not an alarm.
     log.info?.({ err: error }, 'paywire-graphql: request refused')
-    return new mercurius.ErrorWithProps(error.message, { code: error.code })
+    // Only errors that declare a kind are Paywire's coded errors, whose messages carry no secrets.
+    if (kindOf(error) !== undefined) return new mercurius.ErrorWithProps(error.message, { code: error.code })
+    const internal = new PAYWIRE_ERR_GRAPHQL_INTERNAL()
+    return new mercurius.ErrorWithProps(internal.message, { code: internal.code })
   }
   log.error({ err: error }, 'paywire-graphql: unexpected error')
   // A storage that is down says so (its message carries no internals): the client may retry.
