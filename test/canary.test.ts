@@ -5,22 +5,29 @@
  * server of the test's own, with a password), GraphQL and PayPal (the simulator) walks the
  * buyer's paths; everything it wrote is searched at the end.
  */
+import { randomUUID } from 'node:crypto'
 import { inspect } from 'node:util'
-import Fastify from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
+import pg from 'pg'
 import t from 'tap'
 import { request } from 'undici'
 import { offlineGateway } from '../gateways/offline/index.ts'
+import { paypalCheckoutGateway } from '../gateways/paypal-checkout/index.ts'
 import { paypalRestGateway } from '../gateways/paypal-rest/index.ts'
+import { stripeGateway } from '../gateways/stripe/index.ts'
 import { buildPaypalSimulator } from '../simulators/paypal/index.ts'
 import { Payment, paywire } from '../plugins/core/index.ts'
 import { paywireGraphql } from '../plugins/graphql/index.ts'
+import { paywirePostgres } from '../plugins/postgres/index.ts'
 import { paywireRedis } from '../plugins/redis/index.ts'
 import { captureLog } from './helpers/log-capture.ts'
 import { ownRedis } from './helpers/redis-server.ts'
 
 const SECRET = 'canary-S3cret-4b1d9e'
 const PASSWORD = 'canary-Passw0rd-77c0a2'
-const CANARIES = new RegExp(`${SECRET}|${PASSWORD}`)
+/** Stripe's keys take letters, digits and underscores only. */
+const STRIPE_SECRET = 'canaryStripeK3y4b1d9e'
+const CANARIES = new RegExp(`${SECRET}|${PASSWORD}|${STRIPE_SECRET}`)
 
 const seen: string[] = []
 /** Everything a person could read of a value. */
@@ -140,3 +147,95 @@ t.test('no canary anywhere', async (t) => {
   }
   t.ok(seen.length > 50, `${seen.length} answers, errors and inspect() outputs searched`)
 })
+
+/** inspect() at any depth and JSON (a circular structure as far as it goes) of a value. */
+function everything (value: unknown): string {
+  const seenObjects = new WeakSet<object>()
+  let json: string
+  try {
+    json = JSON.stringify(value) ?? ''
+  } catch {
+    json = JSON.stringify(value, (_key, item: unknown) => {
+      if (typeof item === 'bigint') return String(item)
+      if (typeof item !== 'object' || item === null) return item
+      if (seenObjects.has(item)) return '[seen]'
+      seenObjects.add(item)
+      return item
+    }) ?? ''
+  }
+  return `${inspect(value, { depth: Infinity, showHidden: false, maxArrayLength: Infinity, maxStringLength: Infinity })}\n${json}`
+}
+
+/** Every object the application can reach through what Paywire decorated it with. */
+function decorated (shop: FastifyInstance): Array<[string, unknown]> {
+  const objects: Array<[string, unknown]> = Object.keys(shop).filter((name) => name.startsWith('paywire')).map((name) => [`app.${name}`, (shop as unknown as Record<string, unknown>)[name]])
+  const engine = shop.paywire
+  // The connections themselves: hidden from their holders, but reachable by name.
+  if (shop.hasDecorator('paywirePostgres')) objects.push(['the pg pool', shop.paywirePostgres.pool])
+  if (shop.hasDecorator('paywireRedis')) objects.push(['the Redis client', shop.paywireRedis.client])
+  objects.push(['getStorage(Payment)', engine.getStorage(Payment)], ['storages', engine.getStorages()], ['token storage', engine.getTokenStorage()], ['backend', engine.getStorageBackend()], ['events', engine.events])
+  objects.push(['executor', engine.getExclusiveExecutor()], ['token factory', engine.getTokenFactory()], ['verifier', engine.getHttpRequestVerifier()])
+  for (const name of engine.getGatewayNames()) objects.push([`gateway ${name}`, engine.getGateway(name)], [`options of ${name}`, engine.getGatewayOptions(name)])
+  for (const name of engine.getGatewayFactoryNames()) objects.push([`factory ${name}`, engine.getGatewayFactory(name)])
+  return objects
+}
+
+const BACKENDS = {
+  memory: async () => undefined,
+  redis: async (shop: FastifyInstance) => {
+    await shop.register(paywireRedis, { url: redis.url.replace('redis://', `redis://:${PASSWORD}@`), keyPrefix: 'canary-walk:' })
+    return shop.paywireRedis
+  },
+  postgres: async (shop: FastifyInstance, t: { teardown: (fn: () => Promise<void>) => void }) => {
+    const schema = `canary_${process.pid}_${randomUUID().slice(0, 8)}`
+    // Trust authentication: the server accepts any password, so the canary travels where a real one would.
+    const url = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test')
+    url.password = PASSWORD
+    await shop.register(paywirePostgres, { connectionString: url.href, schema, migrate: true })
+    t.teardown(async () => {
+      const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' })
+      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+      await pool.end()
+    })
+    return shop.paywirePostgres
+  }
+}
+
+for (const [name, register] of Object.entries(BACKENDS)) {
+  t.test(`${name}: no canary in inspect() or JSON of anything Paywire decorated the application with, nor in its logs`, async (t) => {
+    const walkLog = captureLog()
+    const shop = Fastify({ logger: { level: 'trace', stream: walkLog.stream } })
+    t.teardown(() => shop.close())
+    const backend = await register(shop, t)
+    await shop.register(paywire, {
+      baseUrl: 'https://shop.example',
+      backend,
+      gateways: {
+        cash: { factory: 'offline', api_key: SECRET },
+        paypal: { factory: 'paypal_rest', client_id: 'canary-client', client_secret: SECRET, webhook_id: 'WH1CANARY', config: { 'service.EndPoint': endpoint } },
+        checkout: { factory: 'paypal_checkout', client_id: 'canary-client', client_secret: SECRET, webhook_id: 'WH2CANARY', config: { 'service.EndPoint': endpoint } },
+        stripe: { factory: 'stripe', secret_key: `sk_test_${STRIPE_SECRET}`, webhook_secrets: [`whsec_${STRIPE_SECRET}`], host: '127.0.0.1', port: 9, protocol: 'http' }
+      }
+    })
+    await shop.register(offlineGateway)
+    await shop.register(paypalRestGateway)
+    await shop.register(paypalCheckoutGateway)
+    await shop.register(stripeGateway)
+    await shop.register(paywireGraphql, { mercurius: true, authorize: () => true })
+    await shop.ready()
+    // A payment and its tokens, so storages and the backend hold records and connections.
+    const payment = Object.assign(shop.paywire.getStorage(Payment).create(), { number: 'CANARY-1', totalAmount: 100, currencyCode: 'EUR' })
+    const token = await shop.paywire.prepareCapture('cash', payment, 'done')
+    const captured = await shop.inject({ url: new URL(token.targetUrl).pathname })
+    t.equal(captured.statusCode, 302)
+    const objects = decorated(shop)
+    t.ok(objects.length > 15, `${objects.length} objects walked`)
+    for (const [what, value] of objects) {
+      const text = everything(value)
+      const at = text.search(CANARIES)
+      t.equal(at, -1, `${what}${at === -1 ? '' : `: …${text.slice(Math.max(0, at - 300), at + 40)}`}`)
+    }
+    await shop.close()
+    t.notMatch(walkLog.text(), CANARIES, 'logs at trace level, boot and close included')
+  })
+}

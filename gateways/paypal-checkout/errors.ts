@@ -1,4 +1,5 @@
 import createError from '@fastify/error'
+import { withKind } from '../../plugins/core/engine/index.ts'
 import { isPaypalCallError, type PaypalCallError } from '../paypal-shared/index.ts'
 
 /**
@@ -6,23 +7,23 @@ import { isPaypalCallError, type PaypalCallError } from '../paypal-shared/index.
  * `paywire/gateways/paypal-checkout`), for PayPal's Orders v2 422 answers: the issue PayPal names
  * (details[].issue) and its debug id are in the message.
  */
-export const PAYWIRE_ERR_PAYPAL_INSTRUMENT_DECLINED = createError<[string]>(
+export const PAYWIRE_ERR_PAYPAL_INSTRUMENT_DECLINED = withKind('instrument_declined', createError<[string]>(
   'PAYWIRE_ERR_PAYPAL_INSTRUMENT_DECLINED',
   'PayPal declined the buyer\'s funding source (debug id %s): the buyer must choose another one at PayPal.',
   402
-)
+))
 
-export const PAYWIRE_ERR_PAYPAL_PAYER_ACTION_REQUIRED = createError<[string]>(
+export const PAYWIRE_ERR_PAYPAL_PAYER_ACTION_REQUIRED = withKind('payer_action_required', createError<[string]>(
   'PAYWIRE_ERR_PAYPAL_PAYER_ACTION_REQUIRED',
   'PayPal needs the buyer to act (debug id %s): send them back to PayPal.',
   402
-)
+))
 
-export const PAYWIRE_ERR_PAYPAL_ORDER_REFUSED = createError<[string, string]>(
+export const PAYWIRE_ERR_PAYPAL_ORDER_REFUSED = withKind('provider_refused', createError<[string, string]>(
   'PAYWIRE_ERR_PAYPAL_ORDER_REFUSED',
   'PayPal refused the call for good: %s (debug id %s).',
   422
-)
+))
 
 /** The issue PayPal names (Orders v2: details[0].issue), else its error name. */
 export function issueOf (error: PaypalCallError): string {

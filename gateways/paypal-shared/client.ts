@@ -234,7 +234,10 @@ function failure (response: HttpClientResponse | undefined, path: string): Paypa
 function callError (response: HttpClientResponse | undefined, paypal: PaypalError): PaypalCallError {
   const debugId = paypal.debug_id ?? response?.headers['paypal-debug-id']
   if (debugId !== undefined) paypal.debug_id = debugId
-  const error = providerError({ provider: 'PayPal', providerCode: paypal.name, message: paypal.message, debugId }) as PaypalCallError
+  const status = response?.statusCode
+  // No answer, a 5xx or a rate limit: PayPal did not say no, it could not say anything yet.
+  const kind = status === undefined || status >= 500 || status === 429 ? 'provider_unavailable' : 'provider_refused'
+  const error = providerError({ provider: 'PayPal', providerCode: paypal.name, message: paypal.message, debugId, kind }) as PaypalCallError
   error.httpStatus = response?.statusCode
   error.paypal = paypal
   return error

@@ -1,6 +1,6 @@
 import createError from '@fastify/error'
+import { providerError, withKind, type ErrorKind } from '../../plugins/core/engine/index.ts'
 import Stripe from 'stripe'
-import { providerError } from '../../plugins/core/engine/index.ts'
 
 /*
  * The stripe gateway's coded errors (`stripeErrorCodes` from `paywire/gateways/stripe`,
@@ -8,29 +8,29 @@ import { providerError } from '../../plugins/core/engine/index.ts'
  * codes, never a key or a secret.
  */
 
-export const PAYWIRE_ERR_STRIPE_KEY_MODE_MISMATCH = createError<[string, string]>(
+export const PAYWIRE_ERR_STRIPE_KEY_MODE_MISMATCH = withKind('misconfigured', createError<[string, string]>(
   'PAYWIRE_ERR_STRIPE_KEY_MODE_MISMATCH',
   'Gateway "%s": %s. Test keys (sk_test_, pk_test_) and live keys (sk_live_, pk_live_) never mix, and a live key is only sent to api.stripe.com.',
   500, TypeError
-)
+))
 
-export const PAYWIRE_ERR_STRIPE_AMOUNT_NOT_SUPPORTED = createError<[string, string, string]>(
+export const PAYWIRE_ERR_STRIPE_AMOUNT_NOT_SUPPORTED = withKind('invalid_request', createError<[string, string, string]>(
   'PAYWIRE_ERR_STRIPE_AMOUNT_NOT_SUPPORTED',
   'Amount %s %s (minor units) cannot be charged through Stripe: %s.',
   400, RangeError
-)
+))
 
-export const PAYWIRE_ERR_STRIPE_CAPTURE_AMOUNT_EXCEEDED = createError<[number, number]>(
+export const PAYWIRE_ERR_STRIPE_CAPTURE_AMOUNT_EXCEEDED = withKind('not_allowed', createError<[number, number]>(
   'PAYWIRE_ERR_STRIPE_CAPTURE_AMOUNT_EXCEEDED',
   'Cannot capture %d minor units: the authorization holds %d.',
   400, RangeError
-)
+))
 
-export const PAYWIRE_ERR_STRIPE_PAYOUT_NOT_SUPPORTED = createError<[string]>(
+export const PAYWIRE_ERR_STRIPE_PAYOUT_NOT_SUPPORTED = withKind('not_supported', createError<[string]>(
   'PAYWIRE_ERR_STRIPE_PAYOUT_NOT_SUPPORTED',
   'Gateway "%s" cannot pay out: sending money to a third party through Stripe needs Stripe Connect, which the stripe gateway does not use.',
   400
-)
+))
 
 /** The error classes of the SDK: everything it throws for an API call is one of them. */
 export function isStripeError (error: unknown): error is Stripe.errors.StripeError {
@@ -59,7 +59,15 @@ export function stripeCodeOf (error: Stripe.errors.StripeError): string {
  * the cause. Whether to retry is in the record (`details.error.refused`) and in Stripe's code.
  */
 export function codedError (error: Stripe.errors.StripeError): Error {
-  return providerError({ provider: 'Stripe', providerCode: stripeCodeOf(error), message: error.message, debugId: error.requestId, cause: error })
+  return providerError({ provider: 'Stripe', providerCode: stripeCodeOf(error), message: error.message, debugId: error.requestId, cause: error, kind: stripeKindOf(error) })
+}
+
+/** What Stripe's answer means for whoever handles it: a card error is the buyer's to fix, an outage anybody's to retry. */
+export function stripeKindOf (error: Stripe.errors.StripeError): ErrorKind {
+  if (isOutcomeUnknown(error)) return 'provider_unavailable'
+  if (error.code === 'authentication_required') return 'payer_action_required'
+  if (error.type === 'StripeCardError') return 'instrument_declined'
+  return 'provider_refused'
 }
 
 /** Stripe answered no for good (a 4xx other than 401/403/409/429). */

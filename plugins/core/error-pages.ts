@@ -1,10 +1,17 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { GetHumanStatus, errorCodes, type Paywire } from './engine/index.ts'
+import { GetHumanStatus, errorCodes, kindOf, type ErrorKind, type Paywire } from './engine/index.ts'
 import { paywireErrorHandler } from './http.ts'
 import { DEFAULT_RETRY_AFTER_SECONDS, prefersHtml, type BuyerPages, type ChargeState, type ErrorPageContent } from './pages.ts'
 
-/** Another request is running this payment: the buyer waits on a refreshing page. */
+/**
+ * Another request is running this payment: the buyer waits on a refreshing page. Kept for
+ * applications that read it; the routes decide by the error's kind (`busy`), which covers these.
+ */
 export const BUSY_CODES: ReadonlySet<string> = new Set(['PAYWIRE_ERR_PAYMENT_BUSY'])
+
+function isBusy (error: unknown, code: string): boolean {
+  return BUSY_CODES.has(code) || kindOf(error) === 'busy'
+}
 
 const INVALID_LINK_CODES = new Set([
   'PAYWIRE_ERR_VALIDATION', 'PAYWIRE_ERR_TOKEN_PATH_MISMATCH', 'PAYWIRE_ERR_ROUTE_NOT_FOUND', 'PAYWIRE_ERR_TOKEN_PARAMETER_MISSING',
@@ -56,32 +63,52 @@ function routeKind (request: FastifyRequest): string | undefined {
   return /\/([a-z]+)\/[^/]+$/.exec(request.url.split('?')[0] as string)?.[1]
 }
 
+const PROVIDER_FAILED = {
+  heading: 'The payment provider could not complete your payment',
+  message: 'The provider refused or did not answer. Reload this page in a moment to try again: reloading never charges you twice, so please do not start a new payment.'
+}
+
+/** The provider's answer in the buyer's words, by what it means. */
+const PROVIDER_PAGES: Readonly<Partial<Record<ErrorKind, { heading: string, message: string }>>> = {
+  instrument_declined: {
+    heading: 'Your payment method was declined',
+    message: 'Try again and choose another card or funding source at the payment provider.'
+  },
+  payer_action_required: {
+    heading: 'The payment provider needs you to confirm this payment',
+    message: 'Try again to go back to the payment provider and complete the step it asks for.'
+  },
+  provider_refused: PROVIDER_FAILED,
+  provider_unavailable: PROVIDER_FAILED
+}
+
 async function pageContent (error: FastifyError, statusCode: number, code: string, request: FastifyRequest, options: ErrorPagesOptions): Promise<ErrorPageContent> {
-  if (code === 'PAYWIRE_ERR_TOKEN_USED') {
+  const kind = kindOf(error)
+  if (kind === 'gone') {
     return {
       heading: 'This payment link was already used',
       message: 'This step is done. If you completed your payment, the shop will confirm it; otherwise, please start again from the shop.',
       code
     }
   }
-  if (code === 'PAYWIRE_ERR_TOKEN_NOT_FOUND') {
+  if (INVALID_LINK_CODES.has(code)) {
+    return { heading: 'This payment link is not valid', message: 'Please check the link, or start again from the shop.', code }
+  }
+  if (kind === 'not_found') {
     return {
       heading: 'This payment link is no longer valid',
       message: 'It has expired or was already used. If you completed your payment, the shop will confirm it; otherwise, please start again from the shop.',
       code
     }
   }
-  if (INVALID_LINK_CODES.has(code)) {
-    return { heading: 'This payment link is not valid', message: 'Please check the link, or start again from the shop.', code }
-  }
-  const state = statusCode >= 409 ? await paymentState(options.paywire, request) : undefined
+  const provider = kind === undefined ? undefined : PROVIDER_PAGES[kind]
+  // Whatever its status (a declined card is a 402), the provider's answer needs what the payment says about money.
+  const state = statusCode >= 409 || provider !== undefined ? await paymentState(options.paywire, request) : undefined
   const path = options.publicUrl(request).split('?')[0] as string
   const retryUrl = state?.tokenAlive === true && state.charge === 'not-charged' && RETRYABLE_KINDS.has(routeKind(request) ?? '') ? path : undefined
   const doneUrl = state?.afterUrl !== null && state?.afterUrl !== undefined && state.charge !== 'not-charged' ? state.afterUrl : undefined
   const charge = state?.charge ?? (statusCode >= 500 ? 'unknown' : undefined)
-  if (code === 'PAYWIRE_ERR_PROVIDER') {
-    return { heading: 'The payment provider could not complete your payment', message: 'The provider refused or did not answer. Reload this page in a moment to try again: reloading never charges you twice, so please do not start a new payment.', charge, retryUrl, doneUrl, code }
-  }
+  if (provider !== undefined) return { ...provider, charge, retryUrl, doneUrl, code }
   if (statusCode >= 500) {
     return { heading: 'Something went wrong', message: 'We could not complete this step because of a problem on our side.', charge, retryUrl, doneUrl, code }
   }
@@ -100,12 +127,12 @@ function retryAfterSeconds (error: FastifyError, reply: FastifyReply): number {
 export function buyerErrorHandler (options: ErrorPagesOptions) {
   return async function paywireBuyerErrorHandler (this: FastifyInstance, error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const code = typeof error.code === 'string' ? error.code : 'PAYWIRE_ERR_INTERNAL'
-    if (BUSY_CODES.has(code)) reply.header('retry-after', String(retryAfterSeconds(error, reply)))
+    if (isBusy(error, code)) reply.header('retry-after', String(retryAfterSeconds(error, reply)))
     if (!prefersHtml(request)) return paywireErrorHandler.call(this, error, request, reply)
     const statusCode = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500
     if (statusCode >= 500) request.log.error({ err: error }, 'payment route failed')
     reply.code(statusCode).type('text/html; charset=utf-8').header('cache-control', 'no-store')
-    if (BUSY_CODES.has(code)) return reply.send(await options.pages.busy(options.publicUrl(request), retryAfterSeconds(error, reply)))
+    if (isBusy(error, code)) return reply.send(await options.pages.busy(options.publicUrl(request), retryAfterSeconds(error, reply)))
     return reply.send(await options.pages.error(await pageContent(error, statusCode, code, request, options)))
   }
 }

@@ -3,7 +3,7 @@ import {
   ArrayObject, Cancel, Payment, Refund, errorCodes, getCurrency, type Generic, type HumanStatusValue
 } from '../core/engine/index.ts'
 import { assertAuthorized, idempotencyKeyOf, loaderOf, logOf, type Context, type Runtime } from './context.ts'
-import { answer, isCode, withDefaultFields, withFields } from './errors.ts'
+import { answer, withDefaultFields, withFields } from './errors.ts'
 import {
   CancelPaymentArgs, CreatePaymentInput, MAX_DETAILS_BYTES, RefundPaymentArgs, check, checkAfterUrl, withoutNulls
 } from './inputs.ts'
@@ -117,7 +117,8 @@ async function change (runtime: Runtime, context: Context, id: string, operation
     try {
       result = await executor.execute(gateway, payment, createRequest, { claim })
     } catch (error) {
-      throw isCode(error, 'PAYWIRE_ERR_OPERATION_NOT_ALLOWED') ? notAllowed(error) : error
+      // Whatever the gateway's error, its type (by kind) may need to say which operation, gateway and status.
+      throw withDefaultFields(error, { operation, gateway: gatewayName, status: graphqlStatus(before) })
     }
     // A gateway that needs the buyer's browser (a redirect) cannot do this from the back office.
     if (result.reply !== undefined) throw notSupported()
@@ -144,7 +145,9 @@ export function mutationResolvers (runtime: Runtime) {
     createPayment: (_root: unknown, args: { input: unknown }, context: Context) => answer('CreatePaymentResult', logOf(context), async () => {
       const input = normalizedInput(runtime, args.input)
       const key = idempotencyKeyOf(context)
+      // A record the storage refuses (a NUL character in the description) is the input's fault.
       const { result, replayed } = await runtime.idempotency.run('createPayment', key, input, () => prepare(runtime, context, input))
+        .catch((error: unknown) => { throw withDefaultFields(error, { field: 'input' }) })
       return { __typename: 'PaymentCreated', payment: await loadPayment(runtime, context, result.paymentId), captureUrl: result.captureUrl, replayed }
     }),
 

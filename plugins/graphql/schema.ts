@@ -44,6 +44,10 @@ const ERROR_TYPES: Record<string, string> = {
 
 export const ERROR_TYPE_NAMES: readonly string[] = Object.keys(ERROR_TYPES)
 
+/** The non-null fields of each error type besides code and message: an error answered as that type must carry them. */
+export const REQUIRED_FIELDS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(Object.entries(ERROR_TYPES)
+  .map(([name, fields]) => [name, [...fields.matchAll(/^\s*(\w+): \w+!$/gm)].map((match) => match[1] as string)]))
+
 /** Every type name Paywire adds; an application's schema must not use them. */
 export const TYPE_NAMES: readonly string[] = [
   'MinorUnits', 'JSONObject', 'PaymentStatus', 'Payment', 'PaymentOutcome', 'GatewayCapabilities', 'Gateway', 'PaywireError',

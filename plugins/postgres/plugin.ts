@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import pg from 'pg'
-import { errorCodes } from '../core/engine/index.ts'
+import { describeConnectionAs, errorCodes } from '../core/engine/index.ts'
 import {
   PAYWIRE_ERR_POSTGRES_NOT_DURABLE, PAYWIRE_ERR_POSTGRES_UNREACHABLE, PAYWIRE_WARN_POSTGRES_NOT_DURABLE
 } from './errors.ts'
@@ -73,6 +73,9 @@ const paywirePostgresPlugin: FastifyPluginAsync<PaywirePostgresOptions> = async 
     query_timeout: queryTimeout + 1000
   })
   const label = given === undefined ? redactPostgresUrl(connectionString as string) : describePool(pool)
+  // The plugin's own pool keeps the connection string, password included, in its options; an
+  // application's pool is left as it is (its holders below hide it, see hideConnection).
+  if (given === undefined) describeConnectionAs(pool, () => `Pool { url: '${label}', total: ${pool.totalCount}, idle: ${pool.idleCount} }`)
   const schema = options.schema ?? 'paywire'
   // An idle connection's error (the server restarted) would otherwise crash the process; pg reconnects on next use.
   const logError = function paywirePostgresError (error: Error): void {

@@ -1,3 +1,4 @@
+import { hideConnection } from '../core/engine/index.ts'
 import type { Pool } from 'pg'
 import type { IdempotencyRecord, IdempotencyStore } from '../core/engine/index.ts'
 import { guarded, quoted, unavailable } from './sql.ts'
@@ -37,6 +38,8 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
 
   constructor (pool: Pool, options: PostgresIdempotencyStoreOptions) {
     this.pool = pool
+    // Its options hold the server's password: out of inspect() and JSON of this object.
+    hideConnection(this, 'pool')
     this.namespace = `${options.namespace}:`
     this.#table = `${quoted(options.schema)}.idempotency`
     this.#sweepIntervalMs = options.sweepIntervalMs ?? 60_000

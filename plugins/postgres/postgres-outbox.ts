@@ -1,7 +1,7 @@
 import type { Pool } from 'pg'
 import {
   DEAD_EVENTS_KEPT, newClaimId,
-  type Outbox, type OutboxEntry, type OutboxLease, type OutboxRecord, type Settlement
+  type Outbox, type OutboxEntry, type OutboxLease, type OutboxRecord, type Settlement, hideConnection
 } from '../core/engine/index.ts'
 import { guarded, quoted } from './sql.ts'
 
@@ -39,6 +39,8 @@ export class PostgresOutbox implements Outbox {
 
   constructor (pool: Pool, schema: string) {
     this.pool = pool
+    // Its options hold the server's password: out of inspect() and JSON of this object.
+    hideConnection(this, 'pool')
     this.#s = quoted(schema)
     this.#heads = `SELECT DISTINCT ON (partition) partition, due_ms FROM ${this.#s}.outbox WHERE dead_at IS NULL ORDER BY partition, seq`
   }

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg'
 import {
   StorageBackend, assertTokenTtls, errorCodes,
-  type CommitSet, type ModelClass, type Storage, type StorageOptions, type TokenStorage, type TokenTtls
+  type CommitSet, type ModelClass, type Storage, type StorageOptions, type TokenStorage, type TokenTtls, hideConnection
 } from '../core/engine/index.ts'
 import { PostgresIdempotencyStore } from './postgres-idempotency-store.ts'
 import { PostgresOutbox } from './postgres-outbox.ts'
@@ -36,6 +36,8 @@ export class PostgresStorageBackend extends StorageBackend {
   constructor (pool: Pool, options: PostgresStorageBackendOptions = {}) {
     super()
     this.pool = pool
+    // Its options hold the server's password: out of inspect() and JSON of this object.
+    hideConnection(this, 'pool')
     this.schema = options.schema ?? 'paywire'
     this.#tokenTtl = assertTokenTtls(options.tokenTtl ?? {}, 'tokenTtl')
     this.#sweepIntervalMs = options.sweepIntervalMs

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg'
 import {
   AbstractStorage, isStorableText, matchesCriteria,
-  type Criteria, type FindByOptions, type ModelClass, type StagedWrite, type StorageOptions, type StoredRecord
+  type Criteria, type FindByOptions, type ModelClass, type StagedWrite, type StorageOptions, type StoredRecord, hideConnection
 } from '../core/engine/index.ts'
 import { callCommit, guarded, quoted } from './sql.ts'
 
@@ -86,6 +86,8 @@ export class PostgresStorage<T extends object> extends AbstractStorage<T> {
   constructor (pool: Pool, Model: ModelClass<T>, options: PostgresStorageOptions<T> = {}) {
     super(Model, options)
     this.pool = pool
+    // Its options hold the server's password: out of inspect() and JSON of this object.
+    hideConnection(this, 'pool')
     this.schema = options.schema ?? 'paywire'
     this.#table = `${quoted(this.schema)}.records`
     this.#commit = `SELECT ${quoted(this.schema)}.paywire_commit($1::jsonb) AS answer`

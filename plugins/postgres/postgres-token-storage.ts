@@ -1,7 +1,7 @@
 import type { Pool } from 'pg'
 import {
   Token, TokenStorage, assertTokenTtls, errorCodes, isStorableText, newClaimId, tokenTtlSeconds, tokenUsedError,
-  type Claim, type TokenClaim, type TokenJSON, type TokenTtls, type UsedToken
+  type Claim, type TokenClaim, type TokenJSON, type TokenTtls, type UsedToken, hideConnection
 } from '../core/engine/index.ts'
 import { guarded, quoted } from './sql.ts'
 
@@ -46,6 +46,8 @@ export class PostgresTokenStorage extends TokenStorage {
   constructor (pool: Pool, options: PostgresTokenStorageOptions = {}) {
     super()
     this.pool = pool
+    // Its options hold the server's password: out of inspect() and JSON of this object.
+    hideConnection(this, 'pool')
     this.schema = options.schema ?? 'paywire'
     this.#ttl = assertTokenTtls(options.ttl ?? {}, 'ttl')
     this.#tokens = `${quoted(this.schema)}.tokens`

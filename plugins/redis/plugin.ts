@@ -1,9 +1,8 @@
 import { once } from 'node:events'
-import { inspect } from 'node:util'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { Cluster, Redis } from 'ioredis'
-import { errorCodes, paywireLogger, redactedError, stripCommandArguments } from '../core/engine/index.ts'
+import { describeConnectionAs, errorCodes, paywireLogger, redactedError, stripCommandArguments } from '../core/engine/index.ts'
 import { refuseUnknownOptions } from '../core/engine/suggest.ts'
 import { durabilityProblem, readPersistence } from './durability.ts'
 import { PAYWIRE_ERR_REDIS_NOT_DURABLE, PAYWIRE_WARN_REDIS_NOT_DURABLE } from './errors.ts'
@@ -58,7 +57,7 @@ export function redactRedisUrl (url: string): string {
  * Keeps a client the plugin made (a connection or a Cluster) from ever showing its password
  * or the data it writes: ioredis copies a failed command's arguments onto the error
  * (`command.args`: AUTH's password, a payment's JSON, a token's), so they are removed before
- * any caller sees the error; inspect() shows the status and the redacted URL; the password
+ * any caller sees the error; inspect() and JSON show the status and the redacted URL; the password
  * options are not enumerable, so JSON and inspect() of the options skip them.
  */
 function guardOwnClient (client: RedisClient, label: string): void {
@@ -76,9 +75,8 @@ function guardOwnClient (client: RedisClient, label: string): void {
       if (holder !== undefined && option in holder) Object.defineProperty(holder, option, { enumerable: false })
     }
   }
-  Object.defineProperty(client, inspect.custom, {
-    value: () => `${client.isCluster ? 'Cluster' : 'Redis'} { url: '${label}', status: '${client.status}' }`
-  })
+  // ioredis keeps the password in more places than its options (condition.auth while connected).
+  describeConnectionAs(client, () => `${client.isCluster ? 'Cluster' : 'Redis'} { url: '${label}', status: '${client.status}' }`)
 }
 
 function describeNodes (nodes: Array<{ host: string, port: number }>): string {

@@ -1,3 +1,4 @@
+import { hideConnection } from '../core/engine/index.ts'
 import type { Cluster, Redis } from 'ioredis'
 import type { IdempotencyRecord, IdempotencyStore } from '../core/engine/index.ts'
 import { defineScript, type ScriptCall } from './scripts.ts'
@@ -30,6 +31,8 @@ export class RedisIdempotencyStore implements IdempotencyStore {
 
   constructor (client: Redis | Cluster, keyPrefix: string, namespace: string) {
     this.client = client
+    // Its options hold the server's password: out of inspect() and JSON of this object.
+    hideConnection(this, 'client')
     this.keyPrefix = `${keyPrefix}${namespace}:`
     this.#claim = defineScript(client, 'paywireIdempotencyClaim', 1, CLAIM_SCRIPT)
     this.#complete = defineScript(client, 'paywireIdempotencyComplete', 1, COMPLETE_SCRIPT)

@@ -1,6 +1,6 @@
 import {
   DEAD_EVENTS_KEPT, newClaimId,
-  type Outbox, type OutboxEntry, type OutboxLease, type OutboxRecord, type Settlement
+  type Outbox, type OutboxEntry, type OutboxLease, type OutboxRecord, type Settlement, hideConnection
 } from '../core/engine/index.ts'
 import type { Cluster } from 'ioredis'
 import { guarded, hashTag, type RedisClient } from './keys.ts'
@@ -52,6 +52,8 @@ export class RedisOutbox implements Outbox {
 
   constructor (client: RedisClient, keyPrefix: string) {
     this.client = client
+    // Its options hold the server's password: out of inspect() and JSON of this object.
+    hideConnection(this, 'client')
     this.keyPrefix = keyPrefix
     this.dueKey = `${keyPrefix}{outbox}:due`
     this.deadKey = `${keyPrefix}{outbox}:dead`

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util'
 import {
   StorageBackend, assertTokenTtls,
-  type CommitSet, type ModelClass, type Storage, type StorageOptions, type TokenStorage, type TokenTtls
+  type CommitSet, type ModelClass, type Storage, type StorageOptions, type TokenStorage, type TokenTtls, hideConnection
 } from '../core/engine/index.ts'
 import type { RedisClient } from './keys.ts'
 import { commitOnRedis } from './redis-commit.ts'
@@ -36,6 +36,8 @@ export class RedisStorageBackend extends StorageBackend {
   constructor (client: RedisClient, options: RedisStorageBackendOptions = {}) {
     super()
     this.client = client
+    // Its options hold the server's password: out of inspect() and JSON of this object.
+    hideConnection(this, 'client')
     this.keyPrefix = options.keyPrefix ?? 'paywire:'
     this.#tokenTtl = assertTokenTtls(options.tokenTtl ?? {}, 'tokenTtl')
     this.#indexes = { ...DEFAULT_INDEXES, ...options.indexes }

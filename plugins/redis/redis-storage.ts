@@ -1,5 +1,5 @@
 import {
-  AbstractStorage, matchesCriteria, type Criteria, type FindByOptions, type ModelClass, type StagedWrite, type StorageOptions, type StoredRecord
+  AbstractStorage, matchesCriteria, type Criteria, type FindByOptions, type ModelClass, type StagedWrite, type StorageOptions, type StoredRecord, hideConnection
 } from '../core/engine/index.ts'
 import { counterKey, decodeRecord, guarded, idsKey, indexPrefix, recordKey, type RedisClient } from './keys.ts'
 import { commitOnRedis } from './redis-commit.ts'
@@ -31,6 +31,8 @@ export class RedisStorage<T extends object> extends AbstractStorage<T> {
   constructor (client: RedisClient, Model: ModelClass<T>, options: RedisStorageOptions<T> = {}) {
     super(Model, options)
     this.client = client
+    // Its options hold the server's password: out of inspect() and JSON of this object.
+    hideConnection(this, 'client')
     this.indexes = options.indexes ?? []
     this.keyPrefix = options.keyPrefix ?? 'paywire:'
     this.idsKey = idsKey(this.keyPrefix, this.modelName)

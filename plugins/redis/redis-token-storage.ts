@@ -1,6 +1,6 @@
 import {
   Token, TokenStorage, assertTokenTtls, errorCodes, newClaimId, tokenTtlSeconds, tokenUsedError,
-  type Claim, type Identity, type TokenClaim, type TokenJSON, type TokenTtls, type UsedToken
+  type Claim, type Identity, type TokenClaim, type TokenJSON, type TokenTtls, type UsedToken, hideConnection
 } from '../core/engine/index.ts'
 import { USED_MARKER, claimKey, claimKeyOfTokenHash, guarded, hashTag, tokenKey, type RedisClient } from './keys.ts'
 import { defineScript, type ScriptCall } from './scripts.ts'
@@ -76,6 +76,8 @@ export class RedisTokenStorage extends TokenStorage {
   constructor (client: RedisClient, options: RedisTokenStorageOptions = {}) {
     super()
     this.client = client
+    // Its options hold the server's password: out of inspect() and JSON of this object.
+    hideConnection(this, 'client')
     this.keyPrefix = options.keyPrefix ?? 'paywire:'
     this.#ttl = assertTokenTtls(options.ttl ?? {}, 'ttl')
     this.#saveTokens = defineScript(client, 'paywireSaveTokens', null, SAVE_SCRIPT)

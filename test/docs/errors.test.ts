@@ -3,7 +3,7 @@ import t from 'tap'
 import { paypalCheckoutErrorCodes } from '../../gateways/paypal-checkout/index.ts'
 import { paypalRestErrorCodes } from '../../gateways/paypal-rest/index.ts'
 import { stripeErrorCodes } from '../../gateways/stripe/index.ts'
-import { errorCodes } from '../../plugins/core/engine/index.ts'
+import { ERROR_KINDS, errorCodes, type ErrorKind } from '../../plugins/core/engine/index.ts'
 import { graphqlErrorCodes } from '../../plugins/graphql/index.ts'
 import { postgresErrorCodes } from '../../plugins/postgres/index.ts'
 import { redisErrorCodes } from '../../plugins/redis/index.ts'
@@ -55,4 +55,17 @@ t.test('every error code is documented in docs/errors.md under its part, and the
 t.test('no code is defined by two parts', async (t) => {
   const names = PARTS.flatMap(([codes]) => Object.keys(codes).filter((name) => name.startsWith('PAYWIRE_ERR_')))
   t.equal(new Set(names).size, names.length)
+})
+
+t.test('every error code declares a kind, and docs/errors.md shows the same one', async (t) => {
+  const text = await readFile(new URL('../../docs/errors.md', import.meta.url), 'utf8')
+  const documented = new Map([...text.matchAll(/^\| `(PAYWIRE_ERR_\w+)` \| \d{3} \| `(\w+)` \|/gm)].map((match) => [match[1], match[2]]))
+  for (const [codes] of PARTS) {
+    for (const [name, ErrorClass] of Object.entries(codes).filter(([name]) => name.startsWith('PAYWIRE_ERR_'))) {
+      const { kind } = ErrorClass as { kind?: string }
+      t.ok(ERROR_KINDS.includes(kind as ErrorKind), `${name} declares a kind`)
+      t.equal(documented.get(name), kind, `${name}: its kind in docs/errors.md`)
+    }
+  }
+  for (const kind of ERROR_KINDS) t.match(text, `| \`${kind}\` |`, `the kind ${kind} is explained`)
 })

@@ -3,6 +3,7 @@
  */
 export * as errorCodes from './errors.ts'
 export { isErrorCode, providerError, type ProviderError, type ProviderErrorDetails } from './errors.ts'
+export { ERROR_KINDS, isClientFailure, isProviderKind, kindOf, withKind, type ErrorKind, type KindedErrorConstructor } from './errors-kind.ts'
 
 export { PaywireBuilder } from './setup/builder.ts'
 export { Paywire } from './setup/paywire.ts'
@@ -110,7 +111,8 @@ export {
 } from './observability/telemetry.ts'
 export {
   PAYWIRE_REDACT_PATHS, REDACTED, RedactingLogger, SECRET_KEY, TOKEN_PREFIX_LENGTH, paywireLogSerializers, paywireLogger, redactText,
-  redactUrl, redactValue, redactedError, serializeError, serializeRequest, stripCommandArguments, tokenPrefix
+  redactUrl, redactValue, redactedError, serializeError, serializeRequest, stripCommandArguments, tokenPrefix,
+  describeConnectionAs, hideConnection
 } from './observability/redact.ts'
 export { runWithHttpRequest, getCurrentHttpRequest } from './requests/http-request-context.ts'
 export { TemplateRenderer } from './kernel/template-renderer.ts'

@@ -47,3 +47,11 @@ t.test('answer() turns typed errors into results and masks the rest after loggin
   t.same(logged, [{ err: secret }])
   t.notMatch(internalError(secret, log).message, 'hunter2')
 })
+
+t.test('a 4xx error of another library is logged at info but answered without its message', async (t) => {
+  const logged: Array<[string, unknown]> = []
+  const log = { error: (object: unknown) => { logged.push(['error', object]) }, info: (object: unknown) => { logged.push(['info', object]) } }
+  const foreign = Object.assign(new Error('card 4242 declined for cus_secret'), { code: 'card_declined', statusCode: 402 })
+  t.match(internalError(foreign, log), { message: 'An unexpected error occurred; it has been logged.', extensions: { code: 'PAYWIRE_ERR_GRAPHQL_INTERNAL' } })
+  t.same(logged, [['info', { err: foreign }]])
+})

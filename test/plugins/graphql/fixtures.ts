@@ -121,6 +121,8 @@ export interface GraphqlTestOptions {
   graphql?: PaywireGraphqlOptions
   /** Collects the app's error log lines (JSON). */
   logs?: string[]
+  /** The level logs are collected from (default error). */
+  logLevel?: string
   /** Tokens, payments and idempotency records in Redis under this key prefix (payments are not counted then). */
   redisKeyPrefix?: string
   paywire?: PaywirePluginOptions
@@ -146,7 +148,7 @@ export async function buildGraphqlApp (options: GraphqlTestOptions = {}): Promis
   const storage = new CountingStorage()
   const provider = options.provider ?? { refunds: 0 }
   const logs = options.logs
-  const app = Fastify({ logger: logs === undefined ? false : { level: 'error', stream: { write: (line: string) => logs.push(line) } } })
+  const app = Fastify({ logger: logs === undefined ? false : { level: options.logLevel ?? 'error', stream: { write: (line: string) => logs.push(line) } } })
   if (options.redisKeyPrefix !== undefined) await app.register(paywireRedis, { url: REDIS_URL, keyPrefix: options.redisKeyPrefix })
   await app.register(paywire, {
     baseUrl: 'https://shop.example',

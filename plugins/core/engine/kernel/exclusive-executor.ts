@@ -1,4 +1,5 @@
 import { isErrorCode } from '../errors.ts'
+import { isClientFailure } from '../errors-kind.ts'
 import type { Gateway } from './gateway.ts'
 import type { Logger } from '../observability/logger.ts'
 import { Identity } from '../model/identity.ts'
@@ -136,7 +137,9 @@ export class ExclusiveExecutor {
           await unit.commit()
         } catch (failure) {
           if (isErrorCode(failure, 'PAYWIRE_ERR_CONCURRENT_UPDATE')) throw failure
-          this.#parts.logger.error({ err: failure }, 'paywire: storing what a failed request recorded failed too')
+          // What the request's own input made unstorable (a NUL character) is the caller's to fix, not an alarm.
+          const log = isClientFailure(failure) ? this.#parts.logger.warn : this.#parts.logger.error
+          log.call(this.#parts.logger, { err: failure }, 'paywire: storing what a failed request recorded failed too')
         }
       }
       throw error

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util'
 import { getCurrentHttpRequest } from '../requests/http-request-context.ts'
 import { Logger } from './logger.ts'
 
@@ -281,4 +282,22 @@ function childWithSerializers (target: PinoLike): PinoLike {
 export function paywireLogger (target: object, options: { followRequests?: boolean } = {}): RedactingLogger {
   if (target instanceof RedactingLogger && (options.followRequests === undefined || options.followRequests === target.followRequests)) return target
   return new RedactingLogger(target instanceof RedactingLogger ? target.target : target, options.followRequests ?? false)
+}
+
+/**
+ * Keeps a connection (a pg pool, a Redis client) out of inspect() and JSON of the object holding
+ * it: the connection's options carry the server's password, and an application's own client is
+ * not Paywire's to change. The property stays readable; only enumeration skips it.
+ */
+export function hideConnection (holder: object, ...names: string[]): void {
+  for (const name of names) Object.defineProperty(holder, name, { enumerable: false })
+}
+
+/**
+ * Makes a connection Paywire created itself show only what `describe` says (its address without
+ * the password, its state) to inspect() and JSON.stringify, at any depth.
+ */
+export function describeConnectionAs (connection: object, describe: () => string): void {
+  Object.defineProperty(connection, inspect.custom, { value: describe, configurable: true })
+  Object.defineProperty(connection, 'toJSON', { value: describe, configurable: true })
 }
