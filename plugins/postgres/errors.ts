@@ -12,9 +12,9 @@ export const PAYWIRE_ERR_POSTGRES_UNREACHABLE = withKind('unavailable', createEr
   'PostgreSQL at %s is unreachable (%s). Check DATABASE_URL (or the connectionString option) and that the server is running.',
   500
 ))
-export const PAYWIRE_ERR_POSTGRES_SCHEMA_OUTDATED = withKind('misconfigured', createError<[string, number, number]>(
+export const PAYWIRE_ERR_POSTGRES_SCHEMA_OUTDATED = withKind('misconfigured', createError<[string, number, number, string]>(
   'PAYWIRE_ERR_POSTGRES_SCHEMA_OUTDATED',
-  'The PostgreSQL schema "%s" is at version %d and this Paywire needs version %d. Run the migrations first (npm run migrate, or the plugin option migrate: true); Paywire never changes a schema on its own.',
+  'The PostgreSQL schema "%s" is at version %d and this Paywire needs version %d. Run the migrations first (DATABASE_URL=<url> npx paywire migrate --schema %s, or the plugin option migrate: true); Paywire never changes a schema on its own.',
   500
 ))
 export const PAYWIRE_ERR_POSTGRES_SCHEMA_TOO_NEW = withKind('misconfigured', createError<[string, number, number]>(

@@ -14,7 +14,7 @@ export interface MigrateCommandOptions {
 }
 
 /**
- * The migrate command (`npm run migrate`, the package's bin): applies the package's
+ * The migrate command (`npx paywire migrate`, the package's bin): applies the package's
  * migrations to one schema with a connection of its own, and says what it did. Safe to run
  * on every deploy: an up-to-date schema is left as it is.
  */

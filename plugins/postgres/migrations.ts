@@ -7,7 +7,7 @@ import { quoted } from './sql.ts'
  * Each runs once per schema, in a transaction, recorded in paywire_migrations; an advisory
  * lock per schema lets several instances booting with `migrate: true` (or a deploy step
  * racing one) apply them once. Migrations are never edited once released: a change is a
- * new migration. Nothing here runs unless asked (migrate(), `npm run migrate`, or the
+ * new migration. Nothing here runs unless asked (migrate(), `npx paywire migrate`, or the
  * plugin's `migrate: true`); boot only reads the version and refuses an outdated schema.
  */
 
@@ -323,7 +323,7 @@ export async function schemaVersion (db: Queryable, schema: string): Promise<num
 /** Boot's check: the schema must be exactly at the version this Paywire knows. */
 export async function assertSchemaVersion (db: Queryable, schema: string): Promise<void> {
   const version = await schemaVersion(db, schema)
-  if (version < LATEST_SCHEMA_VERSION) throw new PAYWIRE_ERR_POSTGRES_SCHEMA_OUTDATED(schema, version, LATEST_SCHEMA_VERSION)
+  if (version < LATEST_SCHEMA_VERSION) throw new PAYWIRE_ERR_POSTGRES_SCHEMA_OUTDATED(schema, version, LATEST_SCHEMA_VERSION, schema)
   if (version > LATEST_SCHEMA_VERSION) throw new PAYWIRE_ERR_POSTGRES_SCHEMA_TOO_NEW(schema, version, LATEST_SCHEMA_VERSION)
 }
 

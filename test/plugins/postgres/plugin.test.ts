@@ -61,7 +61,7 @@ t.test('without migrate, boot checks the schema version and changes nothing', as
   const app = Fastify()
   t.teardown(() => app.close())
   app.register(paywirePostgres, { connectionString: DATABASE_URL, schema })
-  await t.rejects(boot(app), { code: 'PAYWIRE_ERR_POSTGRES_SCHEMA_OUTDATED', message: new RegExp(`"${schema}" is at version 0 .*npm run migrate`) })
+  await t.rejects(boot(app), { code: 'PAYWIRE_ERR_POSTGRES_SCHEMA_OUTDATED', message: new RegExp(`"${schema}" is at version 0 .*npx paywire migrate --schema ${schema}`) })
   const exists = await admin.query('SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = $1', [schema])
   t.equal(exists.rows[0].n, 0, 'no schema was created')
 })

@@ -11,10 +11,12 @@ type LogFn = (objOrMsg: unknown, msg?: string) => void
  * (under Fastify, `request.log`, so lines carry the request id). See docs/observability.md.
  */
 export abstract class Logger {
-  abstract debug: LogFn
-  abstract info: LogFn
-  abstract warn: LogFn
-  abstract error: LogFn
+  // Methods, not properties: a subclass may define them either way (`debug () {}` or
+  // `debug = () => {}`), and a plain object with these four fits too.
+  abstract debug (objOrMsg: unknown, msg?: string): void
+  abstract info (objOrMsg: unknown, msg?: string): void
+  abstract warn (objOrMsg: unknown, msg?: string): void
+  abstract error (objOrMsg: unknown, msg?: string): void
   /** The executed actions; a logger without it gets them at debug. */
   trace?: LogFn
   /** When present and false for a level, Paywire skips building that level's lines. */
