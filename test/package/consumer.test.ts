@@ -61,7 +61,7 @@ await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--l
 
 t.test('the tarball holds the build and the documentation, nothing the repository only develops with', async (t) => {
   const files = packed[0]?.files.map((file) => file.path) ?? []
-  const allowed = /^(dist\/.+\.(js|d\.ts|d\.ts\.map|html)|docs\/.+\.md|(plugins|gateways|simulators)\/.+\/README\.md|(README|MIGRATION|CHANGELOG|SECURITY)\.md|LICENSE|package\.json)$/
+  const allowed = /^(dist\/.+\.(js|d\.ts|d\.ts\.map|html)|docs\/.+\.md|(plugins|gateways|simulators)\/.+\/README\.md|(README|MIGRATION|CHANGELOG|SECURITY|BENCHMARKS|CONTRIBUTING)\.md|LICENSE|package\.json)$/
   t.same(files.filter((file) => !allowed.test(file)), [])
   for (const file of ['dist/plugins/core/index.js', 'dist/plugins/core/index.d.ts', 'dist/plugins/core/index.d.ts.map', 'dist/bin/paywire.js',
     'dist/plugins/core/templates/done.html', 'dist/plugins/core/engine/kernel/templates/layout.html', 'LICENSE', 'CHANGELOG.md', 'SECURITY.md',
