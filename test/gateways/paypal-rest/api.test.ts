@@ -129,11 +129,14 @@ t.test('a state-changing call without a PayPal-Request-Id is never repeated', as
   t.equal(logger.calls().filter((call) => call.includes('verify-webhook-signature')).length, 1)
 })
 
-t.test('429 is not retried', async (t) => {
+t.test('429 is retried: PayPal did no work, so even a call without a request id goes again', async (t) => {
   const { api, paypal, logger } = await setup(t, { 'log.LogEnabled': true })
-  paypal.simulator.faults.inject({ kind: 'rate_limit', path: '/v1/payments/payment', retryAfterSeconds: 1 })
-  t.match(await api.createPayment(PAYMENT, 'limited-create').catch((caught: unknown) => caught), { providerCode: 'RATE_LIMIT_REACHED', httpStatus: 429 })
-  t.same(logger.calls().filter((call) => call.startsWith('POST /v1/payments')), ['POST /v1/payments/payment 429'])
+  paypal.simulator.faults.inject({ kind: 'rate_limit', path: '/v1/payments/payment' })
+  t.match(await api.createPayment(PAYMENT, 'limited-create'), { id: String, state: 'created' })
+  t.same(logger.calls().filter((call) => call.startsWith('POST /v1/payments')), ['POST /v1/payments/payment 429', 'POST /v1/payments/payment 201'])
+  t.equal(paypal.simulator.counters().paymentsCreated, 1, 'one payment at PayPal')
+  paypal.simulator.faults.inject({ kind: 'rate_limit', path: '/v1/payments/payment', times: 3 })
+  t.match(await api.createPayment(PAYMENT, 'limited-again').catch((caught: unknown) => caught), { providerCode: 'RATE_LIMIT_REACHED', httpStatus: 429 }, 'within http.Retry, then PayPal\'s error')
 })
 
 t.test('a timeout (http.CURLOPT_TIMEOUT) is retried like a 5xx; every attempt failing is NO_RESPONSE', async (t) => {
