@@ -93,6 +93,9 @@ export function registerHostedPages (app: FastifyInstance, runtime: Runtime): vo
   app.post<{ Params: { id: string } }>('/c/pay/:id', async (request, reply) => {
     const record = store.sessions.get(request.params.id)
     if (record === undefined) return await html(reply, layout('Checkout', '<h1>Checkout Session not found</h1>'), 404)
+    // A second submit of a paid page (a double click: the page has no script to stop it) lands
+    // where the first one went, and charges nothing: the session is complete.
+    if (record.session.status === 'complete') return await afterPayment(reply, record)
     if (record.session.status !== 'open') return await html(reply, sessionPage(record), 409)
     const form: FormObject = body(request)
     if (str(form, 'action') === 'cancel' && record.session.cancel_url !== null) return await reply.redirect(record.session.cancel_url, 303)
