@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { ArrayObject, HumanStatus, type HumanStatusValue, type PaymentAmounts } from '../../plugins/core/engine/index.ts'
-import { fromPaypalAmount } from '../paypal-shared/index.ts'
+import { fromPaypalAmount, withDisputes } from '../paypal-shared/index.ts'
 
 /**
  * A PayPal order's details as one mutable record in the Payment's details bag: PayPal's order
@@ -97,6 +97,10 @@ const AUTHORIZATION_STATUSES: Record<string, HumanStatusValue> = {
  * COMPLETED order holds a COMPLETED, PENDING or DECLINED capture, or an authorization.
  */
 export function paypalStatus (record: CheckoutRecord): HumanStatusValue {
+  return withDisputes(orderStatus(record), record)
+}
+
+function orderStatus (record: CheckoutRecord): HumanStatusValue {
   const local = LOCAL_ENDS[record.paywire_state as LocalEnd]
   if (local !== undefined) return local
   switch (record.status) {

@@ -1,5 +1,6 @@
 import { PaymentStateReader, type PaymentState } from '../../plugins/core/engine/index.ts'
 import { capturesOf, checkoutAmounts, paypalStatus, type CheckoutRecord } from './record.ts'
+import { paypalDisputes } from '../paypal-shared/index.ts'
 
 /**
  * A PayPal order's state from a stored Payment (its `details` hold the order), as StatusAction
@@ -13,7 +14,9 @@ export class CheckoutStateReader extends PaymentStateReader {
     if (typeof order.id === 'string') providerIds.order = order.id
     const capture = capturesOf(order).at(-1)
     if (typeof capture?.id === 'string') providerIds.capture = capture.id
+    const disputes = paypalDisputes(order)
+    if (disputes.length > 0) providerIds.dispute = (disputes.at(-1) as { id: string }).id
     const amounts = checkoutAmounts(order)
-    return { status: paypalStatus(order), ...(amounts === undefined ? {} : { amounts }), providerIds }
+    return { status: paypalStatus(order), ...(amounts === undefined ? {} : { amounts }), providerIds, ...(disputes.length > 0 ? { disputes } : {}) }
   }
 }

@@ -1,5 +1,7 @@
 import { Payment } from '../../plugins/core/engine/index.ts'
-import { PaypalWebhookLocator, type PaypalRestConfig, type PaypalWebhookEvent, type WebhookLocation } from '../paypal-shared/index.ts'
+import {
+  PaypalWebhookLocator, disputedCustomId, disputedTransactionId, isDisputeEvent, type PaypalRestConfig, type PaypalWebhookEvent, type WebhookLocation
+} from '../paypal-shared/index.ts'
 import type { PaypalCheckoutApi } from './api.ts'
 
 /**
@@ -47,6 +49,7 @@ export class CheckoutWebhookLocator extends PaypalWebhookLocator {
   }
 
   async locate (event: PaypalWebhookEvent): Promise<WebhookLocation> {
+    if (isDisputeEvent(event)) return await this.#locateDispute(event)
     const orderId = orderIdOf(event) ?? await this.#orderOfParentCapture(event)
     const customId = customIdOf(event)
     const resourceIds: Record<string, string> = {}
@@ -65,6 +68,33 @@ export class CheckoutWebhookLocator extends PaypalWebhookLocator {
       })
     }
     const amount = event.resource?.amount
+    return { resourceIds, lookups, amount: { value: amount?.value, currency: amount?.currency_code } }
+  }
+
+  /**
+   * A dispute names the disputed capture and the custom id Paywire set on it (the Payment's id);
+   * without the custom id, the capture is fetched for its order.
+   */
+  async #locateDispute (event: PaypalWebhookEvent): Promise<WebhookLocation> {
+    const resource = event.resource ?? {}
+    const captureId = disputedTransactionId(event)
+    const customId = disputedCustomId(event)
+    const resourceIds: Record<string, string> = {}
+    if (typeof resource.dispute_id === 'string') resourceIds.dispute = resource.dispute_id
+    if (captureId !== undefined) resourceIds.capture = captureId
+    const lookups: WebhookLocation['lookups'] = []
+    const gatewayName = this.config.gatewayName
+    if (customId !== undefined) {
+      resourceIds.custom = customId
+      lookups.push({ model: Payment, id: customId, accept: (payment) => (payment as Payment).gatewayName === gatewayName })
+    } else if (captureId !== undefined) {
+      const orderId = (await this.api.getCapture(captureId)).supplementary_data?.related_ids?.order_id
+      if (typeof orderId === 'string') {
+        resourceIds.order = orderId
+        lookups.push({ model: Payment, criteria: { 'details.id': orderId } })
+      }
+    }
+    const amount = resource.dispute_amount
     return { resourceIds, lookups, amount: { value: amount?.value, currency: amount?.currency_code } }
   }
 

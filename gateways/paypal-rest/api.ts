@@ -19,6 +19,10 @@ export class PaypalRestApi extends PaypalRestClient {
     return this.request('POST', `/v1/payments/payment/${encodeURIComponent(id)}/execute`, { body: { payer_id: payerId }, requestId })
   }
 
+  getSale (id: string): Promise<PaypalResource> {
+    return this.request('GET', `/v1/payments/sale/${encodeURIComponent(id)}`)
+  }
+
   refundSale (saleId: string, body: PaypalResource, requestId: string): Promise<PaypalResource> {
     return this.request('POST', `/v1/payments/sale/${encodeURIComponent(saleId)}/refund`, { body, requestId })
   }

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { ArrayObject, HumanStatus, type HumanStatusValue } from '../../plugins/core/engine/index.ts'
 import type { PaypalResource } from './api.ts'
 import { PaymentDetails } from './model/payment-details.ts'
+import { withDisputes } from '../paypal-shared/index.ts'
 
 /**
  * A PayPal payment's details as one mutable record, whether they live in a Payment's
@@ -81,6 +82,10 @@ export function saleOf (record: PaypalRecord): Record<string, any> | undefined {
  * reads it as failed; see the README), and the amounts say it was a reversal.
  */
 export function paypalStatus (record: PaypalRecord): HumanStatusValue {
+  return withDisputes(paymentStatus(record), record)
+}
+
+function paymentStatus (record: PaypalRecord): HumanStatusValue {
   switch (record.state) {
     case undefined:
     case null:

@@ -1,4 +1,4 @@
-import { CoreGatewayFactory, factory, type ActionEntry, type ContainerConfiguration } from '../../plugins/core/engine/index.ts'
+import { CoreGatewayFactory, autowire, get, type ActionEntry, type ContainerConfiguration } from '../../plugins/core/engine/index.ts'
 import { CancelAction } from './actions/cancel-action.ts'
 import { CaptureAction } from './actions/capture-action.ts'
 import { ConvertPaymentAction } from './actions/convert-payment-action.ts'
@@ -32,7 +32,7 @@ export class PaypalRestGatewayFactory extends CoreGatewayFactory {
         api: PaypalRestApi,
         views: PaypalViews,
         stateReader: () => new PaypalStateReader(),
-        locator: factory(() => new RestWebhookLocator()),
+        locator: autowire(RestWebhookLocator).constructor(get(PaypalRestApi)),
         actions: [CaptureAction, SyncAction, RefundAction, NotifyAction]
       })
     }

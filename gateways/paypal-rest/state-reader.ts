@@ -1,5 +1,6 @@
 import { PaymentStateReader, type PaymentState } from '../../plugins/core/engine/index.ts'
 import { paypalAmounts } from './amounts.ts'
+import { paypalDisputes } from '../paypal-shared/index.ts'
 import { paypalStatus, relatedResources, saleOf, type PaypalRecord } from './details.ts'
 
 /** A PayPal payment's state from its stored record (a Payment's `details`, or a REST details record), as StatusAction reads it. */
@@ -16,7 +17,9 @@ export class PaypalStateReader extends PaymentStateReader {
       .concat((Array.isArray(paypal.paywire_refunds) ? paypal.paywire_refunds : []).map((entry: Record<string, unknown>) => entry.id))
       .filter((id): id is string => typeof id === 'string')
     if (refunds.length > 0) providerIds.refund = refunds.at(-1) as string
+    const disputes = paypalDisputes(paypal)
+    if (disputes.length > 0) providerIds.dispute = (disputes.at(-1) as { id: string }).id
     const amounts = paypalAmounts(paypal)
-    return { status: paypalStatus(paypal), ...(amounts === undefined ? {} : { amounts }), providerIds }
+    return { status: paypalStatus(paypal), ...(amounts === undefined ? {} : { amounts }), providerIds, ...(disputes.length > 0 ? { disputes } : {}) }
   }
 }

@@ -1,5 +1,6 @@
 import { Payment } from '../../plugins/core/engine/index.ts'
-import { PaypalWebhookLocator, type PaypalWebhookEvent, type WebhookLocation } from '../paypal-shared/index.ts'
+import { PaypalWebhookLocator, disputedTransactionId, isDisputeEvent, type PaypalWebhookEvent, type WebhookLocation } from '../paypal-shared/index.ts'
+import type { PaypalRestApi } from './api.ts'
 import { recordOf } from './details.ts'
 import { PaymentDetails } from './model/payment-details.ts'
 
@@ -9,8 +10,18 @@ import { PaymentDetails } from './model/payment-details.ts'
  * Paywire keeps that id in a Payment's `details.id`, or in a REST details record's `id`.
  */
 export class RestWebhookLocator extends PaypalWebhookLocator {
-  locate (event: PaypalWebhookEvent): WebhookLocation {
+  /** Its constructor parameters, for constructorParameter() (see autowire()). */
+  static readonly inject = ['api']
+  readonly api: PaypalRestApi
+
+  constructor (api: PaypalRestApi) {
+    super()
+    this.api = api
+  }
+
+  async locate (event: PaypalWebhookEvent): Promise<WebhookLocation> {
     const resource = event.resource ?? {}
+    if (isDisputeEvent(event)) return await this.#locateDispute(event)
     const paymentId = resource.parent_payment ?? (event.resource_type === 'payment' ? resource.id : undefined)
     if (typeof paymentId !== 'string') return { resourceIds: {}, lookups: [] }
     const resourceIds: Record<string, string> = { payment: paymentId }
@@ -21,6 +32,21 @@ export class RestWebhookLocator extends PaypalWebhookLocator {
       lookups: [{ model: Payment, criteria: { 'details.id': paymentId } }, { model: PaymentDetails, criteria: { id: paymentId } }],
       amount: { value: resource.amount?.total, currency: resource.amount?.currency }
     }
+  }
+
+  /** A dispute names the disputed sale: its payment is the sale's `parent_payment`, asked of PayPal. */
+  async #locateDispute (event: PaypalWebhookEvent): Promise<WebhookLocation> {
+    const resource = event.resource ?? {}
+    const saleId = disputedTransactionId(event)
+    const resourceIds: Record<string, string> = {}
+    if (typeof resource.dispute_id === 'string') resourceIds.dispute = resource.dispute_id
+    const amount = { value: resource.dispute_amount?.value, currency: resource.dispute_amount?.currency_code }
+    if (saleId === undefined) return { resourceIds, lookups: [], amount }
+    resourceIds.sale = saleId
+    const paymentId = (await this.api.getSale(saleId)).parent_payment
+    if (typeof paymentId !== 'string') return { resourceIds, lookups: [], amount }
+    resourceIds.payment = paymentId
+    return { resourceIds, lookups: [{ model: Payment, criteria: { 'details.id': paymentId } }, { model: PaymentDetails, criteria: { id: paymentId } }], amount }
   }
 
   recordOf (model: object): Record<string, any> | undefined {

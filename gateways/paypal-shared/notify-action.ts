@@ -1,15 +1,18 @@
 import { Identity, type Action, type Notify } from '../../plugins/core/engine/index.ts'
+import type { PaypalRestClient } from './client.ts'
+import { fetchDispute, isDisputeEvent, recordDispute } from './disputes.ts'
 import { paypalEventOf, rememberWebhookEvent, seenWebhookEvent, type PaypalWebhookEvent } from './webhook-event.ts'
 
 /**
  * A verified PayPal webhook, run under the payment's claim on the payment as stored, for both
  * PayPal APIs: PayPal's current view of the payment is fetched (events arrive late, twice and
  * out of order, so the event itself is not trusted) and taken through the status transitions;
- * a reversal (chargeback) is kept with its amount (`details.paywire_reversals`); each event is
+ * a reversal (chargeback) is kept with its amount (`details.paywire_reversals`); a dispute
+ * (CUSTOMER.DISPUTE.*) is read from PayPal and kept (`details.paywire_disputes`); each event is
  * processed once. A payment deleted since it was found stays deleted. Each API says only how
  * its record is found and fetched, and which event reports a reversal.
  */
-export abstract class PaypalNotifyAction<R extends Record<string, any>, Api, Views> implements Action {
+export abstract class PaypalNotifyAction<R extends Record<string, any>, Api extends PaypalRestClient, Views> implements Action {
   /** Its constructor parameters, for constructorParameter('api', ...) (see autowire()). */
   static readonly inject = ['api', 'views']
 
@@ -37,6 +40,9 @@ export abstract class PaypalNotifyAction<R extends Record<string, any>, Api, Vie
     const record = this.recordOf(request.model)
     const event = paypalEventOf(request)
     if (record === undefined || event === undefined || seenWebhookEvent(record, event)) return
+    if (isDisputeEvent(event) && typeof event.resource?.dispute_id === 'string') {
+      recordDispute(record, await fetchDispute(this.api, event.resource.dispute_id))
+    }
     await this.refresh(record, event)
     if (event.event_type === this.reversalEvent) recordReversal(record, event.resource ?? {})
     rememberWebhookEvent(record, event)

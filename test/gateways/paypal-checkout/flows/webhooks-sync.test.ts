@@ -113,3 +113,30 @@ t.test('Sync: GET the order and its captures; a capture settled while webhooks w
   await exclusive(shop, fresh.id, (model) => new Sync(model))
   t.equal((await statusOf(shop, fresh.id)).status, 'new', 'nothing at PayPal yet: nothing to sync')
 })
+
+t.test('CUSTOMER.DISPUTE.*: the payment is suspended while the dispute is open; won gives it back, lost reverses it', async (t) => {
+  const shop = await startCheckoutShop(t)
+  const won = await pay(shop)
+  const wonCapture = captureOf((await statusOf(shop, won.id)).details).id
+  const dispute = shop.paypal.simulator.disputes.open(wonCapture, { reason: 'MERCHANDISE_OR_SERVICE_NOT_RECEIVED' })
+  await untilDelivered(shop as unknown as Shop, 'CUSTOMER.DISPUTE.CREATED')
+  const open = await statusOf(shop, won.id)
+  t.equal(open.status, 'suspended', 'the money is contested')
+  t.match(open.details.paywire_disputes, [{ dispute_id: dispute.dispute_id, status: String, reason: 'MERCHANDISE_OR_SERVICE_NOT_RECEIVED' }])
+  shop.paypal.simulator.disputes.resolve(dispute.dispute_id as string, 'won')
+  await untilDelivered(shop as unknown as Shop, 'CUSTOMER.DISPUTE.RESOLVED')
+  const kept = await statusOf(shop, won.id)
+  t.equal(kept.status, 'captured', 'won: the money stays')
+  t.same(kept.amounts, { captured: 1999, refunded: 0, reversed: 0 })
+
+  const lost = await pay(shop)
+  const lostCapture = captureOf((await statusOf(shop, lost.id)).details).id
+  const second = shop.paypal.simulator.disputes.open(lostCapture)
+  await untilDelivered(shop as unknown as Shop, 'CUSTOMER.DISPUTE.CREATED', 2)
+  t.equal((await statusOf(shop, lost.id)).status, 'suspended')
+  shop.paypal.simulator.disputes.resolve(second.dispute_id as string, 'lost')
+  await untilDelivered(shop as unknown as Shop, 'CUSTOMER.DISPUTE.RESOLVED', 2)
+  const taken = await statusOf(shop, lost.id)
+  t.equal(taken.status, 'refunded', 'lost: the money went back to the buyer')
+  t.same(taken.amounts, { captured: 1999, refunded: 0, reversed: 1999 })
+})

@@ -65,6 +65,29 @@ t.test('a refund made outside the shop (PayPal\'s dashboard) reaches it by webho
   t.equal((await readDone(done.doneUrl)).status, 'refunded')
 })
 
+t.test('CUSTOMER.DISPUTE.*: the sale is found through PayPal; suspended while open, captured when won, refunded when lost', async (t) => {
+  const shop = await startShop(t)
+  const won = await pay(shop)
+  await shop.paypal.simulator.webhooks.waitForIdle()
+  const wonSale = saleOf((await storedPayment(shop, won.id)).details).id as string
+  const first = shop.paypal.simulator.disputes.open(wonSale, { reason: 'UNAUTHORISED' })
+  await shop.paypal.simulator.webhooks.waitForIdle()
+  t.equal((await readDone(won.done.doneUrl)).status, 'suspended', 'the money is contested')
+  t.match((await storedPayment(shop, won.id)).details.paywire_disputes, [{ dispute_id: first.dispute_id, reason: 'UNAUTHORISED' }])
+  shop.paypal.simulator.disputes.resolve(first.dispute_id as string, 'won')
+  await shop.paypal.simulator.webhooks.waitForIdle()
+  t.equal((await readDone(won.done.doneUrl)).status, 'captured', 'won: the money stays')
+
+  const lost = await pay(shop)
+  await shop.paypal.simulator.webhooks.waitForIdle()
+  const second = shop.paypal.simulator.disputes.open(saleOf((await storedPayment(shop, lost.id)).details).id as string)
+  await shop.paypal.simulator.webhooks.waitForIdle()
+  shop.paypal.simulator.disputes.resolve(second.dispute_id as string, 'lost')
+  await shop.paypal.simulator.webhooks.waitForIdle()
+  t.equal((await readDone(lost.done.doneUrl)).status, 'refunded', 'lost: the money went back to the buyer')
+  t.match((await storedPayment(shop, lost.id)).details.paywire_disputes, [{ dispute_id: second.dispute_id, status: 'RESOLVED', outcome_code: 'RESOLVED_BUYER_FAVOUR' }])
+})
+
 t.test('forged deliveries are refused with 400 before anything changes', async (t) => {
   const { shop, logger } = await shopWithLog(t)
   const { id, sale } = await pendingPayment(shop)

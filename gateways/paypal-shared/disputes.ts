@@ -1,0 +1,77 @@
+import { HumanStatus, type HumanStatusValue, type PaymentDispute } from '../../plugins/core/engine/index.ts'
+import type { PaypalResource, PaypalRestClient } from './client.ts'
+import { fromPaypalAmount } from './money.ts'
+import type { PaypalWebhookEvent } from './webhook-event.ts'
+
+/*
+ * Disputes as PayPal's Disputes API tells them (https://developer.paypal.com/docs/api/customer-disputes/v1/),
+ * for both PayPal APIs: CUSTOMER.DISPUTE.CREATED / UPDATED / RESOLVED
+ * (https://developer.paypal.com/api/rest/webhooks/event-names/#disputes) name the disputed sale (v1) or
+ * capture (v2) by `disputed_transactions[].seller_transaction_id`, and the shop's `custom` when it set
+ * one. The dispute itself is read from PayPal (`GET /v1/customer/disputes/{id}`), not from the event.
+ */
+
+export function isDisputeEvent (event: PaypalWebhookEvent): boolean {
+  return typeof event.event_type === 'string' && event.event_type.startsWith('CUSTOMER.DISPUTE.')
+}
+
+function disputedTransactions (resource: Record<string, any>): Array<Record<string, any>> {
+  return Array.isArray(resource.disputed_transactions) ? resource.disputed_transactions : []
+}
+
+/** The sale or capture a dispute event names (PayPal's `seller_transaction_id`). */
+export function disputedTransactionId (event: PaypalWebhookEvent): string | undefined {
+  const id = disputedTransactions(event.resource ?? {}).map((transaction) => transaction.seller_transaction_id).find((value) => typeof value === 'string')
+  return id as string | undefined
+}
+
+/** The shop's `custom` on the disputed transaction, when it set one. */
+export function disputedCustomId (event: PaypalWebhookEvent): string | undefined {
+  const custom = disputedTransactions(event.resource ?? {}).map((transaction) => transaction.custom).find((value) => typeof value === 'string')
+  return custom as string | undefined
+}
+
+/** PayPal's current view of a dispute. */
+export async function fetchDispute (client: PaypalRestClient, id: string): Promise<PaypalResource> {
+  return await client.request('GET', `/v1/customer/disputes/${encodeURIComponent(id)}`)
+}
+
+/** Keeps PayPal's view of a dispute in `record.paywire_disputes`, one entry per dispute id, replaced by a newer one. */
+export function recordDispute (record: Record<string, any>, dispute: PaypalResource): void {
+  if (typeof dispute.dispute_id !== 'string') return
+  const disputes = (record.paywire_disputes ??= []) as Array<Record<string, unknown>>
+  const kept: Record<string, unknown> = { dispute_id: dispute.dispute_id, status: dispute.status, reason: dispute.reason, dispute_amount: dispute.dispute_amount }
+  if (typeof dispute.update_time === 'string') kept.update_time = dispute.update_time
+  const outcome = dispute.dispute_outcome?.outcome_code
+  if (typeof outcome === 'string') kept.outcome_code = outcome
+  const index = disputes.findIndex((entry) => entry.dispute_id === dispute.dispute_id)
+  if (index === -1) disputes.push(kept)
+  // An older view (a late GET) never replaces a newer one.
+  else if (String(disputes[index]?.update_time ?? '') <= String(kept.update_time ?? '')) disputes[index] = kept
+}
+
+/** Outcomes that leave the money with the shop. */
+const WON: ReadonlySet<string> = new Set(['RESOLVED_SELLER_FAVOUR', 'CANCELED_BY_BUYER', 'DENIED'])
+
+/** The disputes a record holds, in the engine's words: open until RESOLVED; won or lost by PayPal's outcome. */
+export function paypalDisputes (record: Record<string, any>): PaymentDispute[] {
+  const entries = Array.isArray(record.paywire_disputes) ? record.paywire_disputes as Array<Record<string, any>> : []
+  return entries.map((entry) => {
+    const state: PaymentDispute['state'] = entry.status !== 'RESOLVED' ? 'open' : WON.has(entry.outcome_code) ? 'won' : 'lost'
+    const dispute: PaymentDispute = { id: String(entry.dispute_id), state }
+    const { value, currency_code: currency } = (entry.dispute_amount ?? {}) as Record<string, unknown>
+    if (typeof value === 'string' && typeof currency === 'string') {
+      try {
+        dispute.amount = fromPaypalAmount(value, currency)
+      } catch {}
+    }
+    if (typeof entry.reason === 'string') dispute.reason = entry.reason
+    return dispute
+  })
+}
+
+/** While a dispute is open on money the shop took, the money is contested: suspended (Payum's name). */
+export function withDisputes (status: HumanStatusValue, record: Record<string, any>): HumanStatusValue {
+  if (status !== HumanStatus.CAPTURED && status !== HumanStatus.REFUNDED) return status
+  return paypalDisputes(record).some((dispute) => dispute.state === 'open') ? HumanStatus.SUSPENDED : status
+}
