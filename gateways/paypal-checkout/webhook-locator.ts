@@ -88,8 +88,8 @@ export class CheckoutWebhookLocator extends PaypalWebhookLocator {
       resourceIds.custom = customId
       lookups.push({ model: Payment, id: customId, accept: (payment) => (payment as Payment).gatewayName === gatewayName })
     } else if (captureId !== undefined) {
-      const orderId = (await this.api.getCapture(captureId)).supplementary_data?.related_ids?.order_id
-      if (typeof orderId === 'string') {
+      const orderId = await this.#orderOfCapture(captureId)
+      if (orderId !== undefined) {
         resourceIds.order = orderId
         lookups.push({ model: Payment, criteria: { 'details.id': orderId } })
       }
@@ -106,6 +106,11 @@ export class CheckoutWebhookLocator extends PaypalWebhookLocator {
   async #orderOfParentCapture (event: PaypalWebhookEvent): Promise<string | undefined> {
     const captureId = upLinkId(event.resource ?? {}, 'payments/captures')
     if (captureId === undefined || customIdOf(event) !== undefined) return undefined
+    return await this.#orderOfCapture(captureId)
+  }
+
+  /** The order a capture belongs to, asked of PayPal (a failed call is thrown: PayPal delivers again). */
+  async #orderOfCapture (captureId: string): Promise<string | undefined> {
     const orderId = (await this.api.getCapture(captureId)).supplementary_data?.related_ids?.order_id
     return typeof orderId === 'string' ? orderId : undefined
   }

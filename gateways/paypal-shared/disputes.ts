@@ -72,6 +72,7 @@ export function paypalDisputes (record: Record<string, any>): PaymentDispute[] {
 
 /** While a dispute is open on money the shop took, the money is contested: suspended (Payum's name). */
 export function withDisputes (status: HumanStatusValue, record: Record<string, any>): HumanStatusValue {
-  if (status !== HumanStatus.CAPTURED && status !== HumanStatus.REFUNDED) return status
-  return paypalDisputes(record).some((dispute) => dispute.state === 'open') ? HumanStatus.SUSPENDED : status
+  if ((status !== HumanStatus.CAPTURED && status !== HumanStatus.REFUNDED) || !Array.isArray(record.paywire_disputes)) return status
+  // On every status read (each view taken reads two): the entries' own status, not paypalDisputes()'s amounts.
+  return (record.paywire_disputes as Array<Record<string, unknown>>).some((entry) => entry.status !== 'RESOLVED') ? HumanStatus.SUSPENDED : status
 }
