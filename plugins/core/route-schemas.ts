@@ -73,7 +73,10 @@ export function tokenRouteSchema (kind: string, method: 'GET' | 'POST'): RouteSc
   })
 }
 
-/** HEAD never runs a gateway: a link scanner's HEAD must not capture a payment. */
+/**
+ * HEAD never runs a gateway: a link scanner's HEAD must not capture a payment. `operationId`
+ * is the GET route's: @fastify/swagger (exposeHeadRoutes) documents it with "-head" appended.
+ */
 export function headRouteSchema (operationId: string, allow: string, params: TSchema = TokenParams): RouteSchema {
   return documented({ summary: 'Refused: HEAD never runs a gateway', operationId }, {
     params,

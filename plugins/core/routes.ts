@@ -186,7 +186,7 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
   }
 
   for (const spec of ROUTES) {
-    headNotAllowed(`/${spec.kind}/:token`, 'GET, POST', `${operationStem(spec.kind)}Head`)
+    headNotAllowed(`/${spec.kind}/:token`, 'GET, POST', operationStem(spec.kind))
     const handler = tokenRoute(spec)
     // GET and POST apart: one route with both methods would document one operation id twice.
     for (const method of ['GET', 'POST'] as const) {
@@ -205,7 +205,7 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
    * gateway verifies the delivery and says where its payment is, and the payment's Notify runs
    * as its only writer (Paywire.receiveNotification()), like every token route.
    */
-  headNotAllowed('/notify/unsafe/:gateway', 'GET, POST', 'paywireNotifyGatewayHead', GatewayParams)
+  headNotAllowed('/notify/unsafe/:gateway', 'GET, POST', 'paywireNotifyGateway', GatewayParams)
   const unsafeNotifyRoute = async function paywireUnsafeNotifyRoute (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const { gateway } = request.params as GatewayParams
     // The name comes from the caller: unknown names and gateways without notifications are 404s, not bugs.
@@ -229,7 +229,7 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
     })
   }
 
-  headNotAllowed('/done/:token', 'GET', 'paywireDoneHead')
+  headNotAllowed('/done/:token', 'GET', 'paywireDone')
   app.get('/done/:token', { exposeHeadRoute: false, schema: doneRouteSchema }, async function paywireDoneRoute (request, reply) {
     const token = await verifier.verify({ url: publicUrl(request), params: request.params as TokenParams, query: request.query as Record<string, unknown> })
       .catch((error: unknown) => { throw asUnknownOnOtherRoutes(request, error) })

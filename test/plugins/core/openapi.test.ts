@@ -111,3 +111,21 @@ t.test('the documented routes still answer as before: return parameters of any n
   t.equal(unknown.statusCode, 404)
   t.match(unknown.json(), { code: 'PAYWIRE_ERR_TOKEN_NOT_FOUND', statusCode: 404, error: 'Not Found' })
 })
+
+t.test('with exposeHeadRoutes, the HEAD routes are documented too: 405 only, their own operation ids, still valid', async (t) => {
+  const heads = Fastify()
+  t.teardown(() => heads.close())
+  await heads.register(swagger, { exposeHeadRoutes: true, openapi: { openapi: '3.0.3', info: { title: 'shop', version: '1.0.0' } } })
+  await heads.register(paywire, { baseUrl: 'https://shop.example', gateways: { cash: { factory: 'offline' } } })
+  await heads.register(offlineGateway)
+  await heads.ready()
+  const withHeads = heads.swagger() as unknown as { paths: Record<string, Record<string, Operation>> }
+  const result = await new Validator().validate(JSON.parse(JSON.stringify(withHeads)))
+  t.same(result.errors ?? [], [])
+  const all = Object.values(withHeads.paths).flatMap((methods) => Object.values(methods))
+  t.equal(new Set(all.map((operation) => operation.operationId)).size, all.length, 'the ids are unique')
+  const head = withHeads.paths['/payment/notify/unsafe/{gateway}']!.head!
+  t.match(head, { operationId: 'paywireNotifyGateway-head', tags: [PAYWIRE_TAG], parameters: [{ in: 'path', name: 'gateway' }] })
+  t.same(Object.keys(head.responses), ['405'])
+  t.equal(withHeads.paths['/payment/done/{token}']!.head!.operationId, 'paywireDone-head', '@fastify/swagger\'s name for the GET route\'s HEAD')
+})
