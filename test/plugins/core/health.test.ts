@@ -1,5 +1,6 @@
 import t from 'tap'
 import { validateOptions } from '../../../plugins/core/index.ts'
+import { healthRouteOptions } from '../../../plugins/core/options.ts'
 import { buildTestApp } from './fixtures.ts'
 
 /*
@@ -54,4 +55,12 @@ t.test('health options are checked like the others, a misspelt one with the name
   for (const health of [true, false, {}, { path: '/ops/ready', timeoutMs: 250.5 }]) {
     t.doesNotThrow(() => validateOptions({ baseUrl: 'https://shop.example', health }), JSON.stringify(health))
   }
+})
+
+t.test('where the route goes, and with which check options', async (t) => {
+  t.equal(healthRouteOptions({}), undefined)
+  t.equal(healthRouteOptions({ health: false }), undefined)
+  t.same(healthRouteOptions({ health: true }), { path: '/payment/health', check: {} })
+  t.same(healthRouteOptions({ prefix: '/pay', health: { timeoutMs: 250 } }), { path: '/pay/health', check: { timeoutMs: 250 } })
+  t.same(healthRouteOptions({ health: { path: '/healthz', maxEventLagMs: 5000 } }), { path: '/healthz', check: { maxEventLagMs: 5000 } })
 })
