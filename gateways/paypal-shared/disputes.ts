@@ -109,12 +109,17 @@ export function reversedWithDisputes (reversed: number, record: Record<string, a
 
 /**
  * While a dispute is open on money the shop took, the money is contested: suspended (Payum's name).
- * A dispute lost with money taken back leaves a captured payment refunded (the amounts say reversed).
+ * Money taken back (a reversal PayPal reported, or a dispute lost) leaves a captured payment
+ * refunded, the amounts saying reversed: Payments v1 lists no sale state for it
+ * (payments_payment_v1's sale states are completed, partially_refunded, pending, refunded, denied),
+ * and a lost dispute may be heard of before PayPal's view of the money changes.
  */
 export function withDisputes (status: HumanStatusValue, record: Record<string, any>): HumanStatusValue {
-  if ((status !== HumanStatus.CAPTURED && status !== HumanStatus.REFUNDED) || !Array.isArray(record.paywire_disputes)) return status
+  if (status !== HumanStatus.CAPTURED && status !== HumanStatus.REFUNDED) return status
   // On every status read (each view taken reads two): the entries' own status, not paypalDisputes()'s amounts.
-  const entries = record.paywire_disputes as Array<Record<string, any>>
-  if (entries.some((entry) => entry.status !== 'RESOLVED')) return HumanStatus.SUSPENDED
-  return status === HumanStatus.CAPTURED && lostDisputesAmount(record) > 0 ? HumanStatus.REFUNDED : status
+  const disputes = Array.isArray(record.paywire_disputes) ? record.paywire_disputes as Array<Record<string, any>> : []
+  if (disputes.some((entry) => entry.status !== 'RESOLVED')) return HumanStatus.SUSPENDED
+  if (status !== HumanStatus.CAPTURED) return status
+  const reversed = Array.isArray(record.paywire_reversals) && record.paywire_reversals.length > 0
+  return reversed || lostDisputesAmount(record) > 0 ? HumanStatus.REFUNDED : status
 }
