@@ -185,13 +185,18 @@ t.test('PAYMENT.CAPTURE.REVERSED (a refund resource naming only its capture): th
   t.same(shop.events, ['payment.pending', 'payment.captured', 'payment.reversed'])
 })
 
-t.test('CUSTOMER.DISPUTE.CREATED: suspended; RESOLVED in the seller\'s favour: captured again', async (t) => {
+t.test('CUSTOMER.DISPUTE.CREATED: suspended; UPDATED: still suspended; RESOLVED in the seller\'s favour: captured again', async (t) => {
   const journey = await captured(t)
   const { shop, id } = journey
   const dispute = sampleDispute(IDS.capture, '100.00', 'USD')
   shop.server.answers.set(`GET /v1/customer/disputes/${IDS.dispute}`, ok(dispute))
   t.equal(await shop.deliver(sampleEvent('CUSTOMER.DISPUTE.CREATED', 'dispute', dispute, `A new dispute opened with Case # ${IDS.dispute}`, eventId(), '1.0')), 204)
   t.match(await shop.read(id), { status: 'suspended', amounts: { captured: 10000, refunded: 0, reversed: 0 }, details: { paywire_disputes: [{ dispute_id: IDS.dispute, status: 'OPEN', reason: 'MERCHANDISE_OR_SERVICE_NOT_RECEIVED' }] } })
+  // adjusted: the dispute moved on (status UNDER_REVIEW, one of the dispute's documented statuses), a later update_time.
+  const updated = { ...dispute, status: 'UNDER_REVIEW', update_time: '2018-06-25T13:35:44.000Z' }
+  shop.server.answers.set(`GET /v1/customer/disputes/${IDS.dispute}`, ok(updated))
+  t.equal(await shop.deliver(sampleEvent('CUSTOMER.DISPUTE.UPDATED', 'dispute', updated, `A dispute was updated with case # ${IDS.dispute}`, eventId(), '1.0')), 204)
+  t.match(await shop.read(id), { status: 'suspended', details: { paywire_disputes: [{ status: 'UNDER_REVIEW' }] } }, 'still contested')
   const resolved = sampleDisputeResolved(dispute, 'RESOLVED_SELLER_FAVOUR')
   shop.server.answers.set(`GET /v1/customer/disputes/${IDS.dispute}`, ok(resolved))
   t.equal(await shop.deliver(sampleEvent('CUSTOMER.DISPUTE.RESOLVED', 'dispute', resolved, `A dispute was resolved with case # ${IDS.dispute}`, eventId(), '1.0')), 204)
