@@ -1,5 +1,5 @@
 import { isErrorCode } from '../errors.ts'
-import { isClientFailure } from '../errors-kind.ts'
+import { isClientFailure, kindOf } from '../errors-kind.ts'
 import type { Gateway } from './gateway.ts'
 import type { Logger } from '../observability/logger.ts'
 import { Identity } from '../model/identity.ts'
@@ -108,7 +108,12 @@ export class ExclusiveExecutor {
         }
       }
     } catch (error) {
-      await tokenStorage.releaseClaim(claim).catch(() => {})
+      const released = tokenStorage.releaseClaim(claim).catch(() => {})
+      // When the storage itself failed the request (down, silent, full), waiting for the
+      // release would hold the answer for another command timeout: the 503 is promised within
+      // one. The release is still sent (on Redis after the failed command, on the same
+      // connection, so the buyer's retry finds it applied) and the lease lapses if it is lost.
+      if (kindOf(error) !== 'unavailable') await released
       throw error
     } finally {
       heartbeat.stop()
@@ -130,7 +135,9 @@ export class ExclusiveExecutor {
     } catch (error) {
       // What the gateway recorded before it failed (a provider's refusal) is kept; a stale
       // copy (a lost compare-and-set, a lost claim) is not written at all.
-      if (!isErrorCode(error, 'PAYWIRE_ERR_CONCURRENT_UPDATE') && !isErrorCode(error, 'PAYWIRE_ERR_CLAIM_LOST')) {
+      // Nor when the storage failed the gateway (a checkpoint it could not store): the commit
+      // would wait out the same outage, and a failed checkpoint means no provider call was made.
+      if (!isErrorCode(error, 'PAYWIRE_ERR_CONCURRENT_UPDATE') && !isErrorCode(error, 'PAYWIRE_ERR_CLAIM_LOST') && kindOf(error) !== 'unavailable') {
         // The request's own error is the answer; a commit failing after it is logged beside it,
         // unless the payment changed under the request: then it runs again on the fresh one.
         try {
