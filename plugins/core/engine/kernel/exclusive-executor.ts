@@ -14,8 +14,12 @@ import type { StorageRegistry } from '../storage/storage-registry.ts'
 import { describeGatewayRequest, runInSpan, startGatewayExecuteSpan } from '../observability/telemetry.ts'
 import { UnitOfWork, type UnitOfWorkParts } from '../commit/unit-of-work.ts'
 
-/** How long a claim lasts unless renewed; it is renewed every third of it while the gateway runs. */
-export const DEFAULT_CLAIM_TTL_MS = 30_000
+/**
+ * How long a claim lasts unless renewed (its lease); it is renewed every third of it while the
+ * request runs. Short, so that a holder that died (SIGKILL, a crashed host) keeps its
+ * payments busy for seconds; long enough that two renewals in a row must fail to lose it.
+ */
+export const DEFAULT_CLAIM_TTL_MS = 6000
 /** How often a request that lost a compare-and-set reads the payment again and re-runs. */
 export const DEFAULT_EXCLUSIVE_ATTEMPTS = 3
 

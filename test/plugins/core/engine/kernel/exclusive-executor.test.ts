@@ -188,7 +188,8 @@ t.test('the claim is renewed while the gateway runs; once a renewal finds it los
   let provider = 0
   gateway.addAction(new FnGatewayAction(Refund, async (request, gateway) => {
     await renewed.promise
-    t.same(renewals, [true], 'renewed while the gateway runs')
+    // Every 20 ms: a loaded machine may have run more than one by now, all while the claim was held.
+    t.ok(renewals.length > 0 && renewals.every(Boolean), 'renewed while the gateway runs')
     // The request stalls; its claim is taken over by another request.
     await tokens.releaseClaim({ key: tokens.claimKey(identity), id: claimId as string })
     await acquire(tokens.claimKey(identity), 60_000)
@@ -211,7 +212,7 @@ t.test('the target may be a stored model, an identity or a token; identityOf tel
   const token = new Token()
   token.details = payments.identify(payment)
   t.same(executor.identityOf(token), identity)
-  t.equal(executor.claimTtlMs, 30_000)
+  t.equal(executor.claimTtlMs, 6000, 'a lease of a few seconds by default')
   t.equal(executor.attempts, 3)
   t.ok(new Identity('x', 'Payment'))
 })
