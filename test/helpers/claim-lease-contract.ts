@@ -93,7 +93,10 @@ export function claimLeaseContract (t: Test, make: (t: any) => Promise<BackendUn
     const gateway = new Gateway().addExtension(new StorageExtension(storages)).addAction(new CheckpointAction())
       .addAction(new FnGatewayAction(Refund, async (request) => {
         // Four renewals, a third of the lease apart: the lease the claim was taken with lapsed long ago.
-        while (renewals < 4) await new Promise<void>((resolve) => { renewed = resolve })
+        for (;;) {
+          if (renewals >= 4) break
+          await new Promise<void>((resolve) => { renewed = resolve })
+        }
         ran = performance.now() - started
         busy = await tokens.claimModel(identity, 10_000).catch((error: { code?: string }) => error.code)
         ;(request.model as Payment).description = 'kept its claim'
