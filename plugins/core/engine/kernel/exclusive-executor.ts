@@ -166,14 +166,18 @@ function loggableClaimKey (key: string): string {
   return key.startsWith('token:') ? `token:${tokenPrefix(key.slice('token:'.length))}` : key
 }
 
-/** Renews a claim every third of its lifetime while a request runs; a failed renewal marks the unit's claim lost. */
+/**
+ * Renews a claim every third of its lifetime while a request runs. A renewal that finds the
+ * claim gone marks the unit's claim lost; one the storage failed (a blip) says nothing about it:
+ * the lease still runs, the next renewal tells, and the commit checks the claim anyway.
+ */
 class Heartbeat {
   unit: UnitOfWork | undefined
   readonly #timer: NodeJS.Timeout
 
   constructor (tokens: TokenStorage, claim: Claim, ttlMs: number) {
     this.#timer = setInterval(() => {
-      tokens.renewClaim(claim, ttlMs).then((held) => { if (!held) this.unit?.markClaimLost() }, () => this.unit?.markClaimLost())
+      tokens.renewClaim(claim, ttlMs).then((held) => { if (!held) this.unit?.markClaimLost() }, () => {})
     }, Math.max(1, Math.floor(ttlMs / 3)))
     // A request in flight must not keep the process alive by itself.
     this.#timer.unref()
