@@ -267,13 +267,13 @@ t.test('a lease renewal the storage fails is tried again at the next tick: the s
     }
   }
   const logger = recordingLogger()
-  const events = new PaywireEvents(logger, { outbox, leaseMs: 300, handlerTimeoutMs: 10_000 })
+  const events = new PaywireEvents(logger, { outbox, leaseMs: 600, handlerTimeoutMs: 10_000 })
   t.teardown(() => events.close())
   const alive = setInterval(() => {}, 1000)
   t.teardown(() => clearInterval(alive))
   let taken: unknown
   events.on('money.unmatched', async () => {
-    // Four ticks, 100 ms apart: the lease (300 ms) would have lapsed without the later ones.
+    // Four ticks, 200 ms apart: the lease (600 ms) would have lapsed without the later ones.
     while (calls.length < 4) await new Promise<void>((resolve) => { renewed = resolve })
     taken = await outbox.lease((await outbox.due(Date.now(), 10))[0] as string, 10_000)
   })
