@@ -19,7 +19,10 @@ export abstract class Logger {
   abstract error (objOrMsg: unknown, msg?: string): void
   /** The executed actions; a logger without it gets them at debug. */
   trace?: LogFn
-  /** When present and false for a level, Paywire skips building that level's lines. */
+  /**
+   * When present and false for a level, Paywire skips building that level's lines. Without it,
+   * a pino-named `level` property decides, else whether the level's method is an empty function.
+   */
   isLevelEnabled?: (level: string) => boolean
 }
 

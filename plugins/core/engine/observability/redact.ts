@@ -198,6 +198,38 @@ interface PinoLike {
 
 type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal'
 
+/** pino's level order, which a logger's `level` is read with; 'silent' is above every level. */
+const LEVEL_RANK = new Map<string, number>([['trace', 10], ['debug', 20], ['info', 30], ['warn', 40], ['error', 50], ['fatal', 60], ['silent', Infinity]])
+
+/** A method whose source is an empty body (`function noop () {}`, `() => {}`) writes nothing. */
+const EMPTY_FUNCTION = /^(?:async\s+)?(?:function\b\s*)?[\w$]*\s*\([^()]*\)\s*(?:=>\s*)?\{\s*\}$/
+const emptyFunctions = new WeakMap<object, boolean>()
+
+function isEmptyFunction (fn: (...args: never[]) => unknown): boolean {
+  let empty = emptyFunctions.get(fn)
+  if (empty === undefined) emptyFunctions.set(fn, empty = EMPTY_FUNCTION.test(Function.prototype.toString.call(fn)))
+  return empty
+}
+
+/** The method a level's lines go to: a logger without trace gets them at debug, without fatal at error. */
+function methodOf (target: PinoLike, level: Level): unknown {
+  return target[level] ?? target[level === 'trace' ? 'debug' : 'error']
+}
+
+/**
+ * Whether a logger keeps a level's lines, asked before any line is built or redacted: its own
+ * isLevelEnabled; else its `level` when that is one of pino's names ('silent' keeps none); else
+ * whether the level's method does anything. The last is what Fastify's `logger: false` gives
+ * (abstract-logging: empty methods, no level), so a silent application pays nothing for lines.
+ */
+function levelEnabled (target: PinoLike, level: Level): boolean {
+  if (typeof target.isLevelEnabled === 'function') return target.isLevelEnabled(level) !== false
+  const threshold = typeof target.level === 'string' ? LEVEL_RANK.get(target.level) : undefined
+  if (threshold !== undefined) return (LEVEL_RANK.get(level) as number) >= threshold
+  const log = methodOf(target, level)
+  return typeof log === 'function' && !isEmptyFunction(log as () => unknown)
+}
+
 /**
  * Paywire's logger over the application's: every object and message redacted before it
  * reaches the target, which is a child logger with Paywire's serializers and redact paths
@@ -227,12 +259,12 @@ export class RedactingLogger extends Logger {
       const requestLog = followRequests ? getCurrentHttpRequest()?.log as PinoLike | undefined : undefined
       if (requestLog !== undefined) {
         // Checked on the request's own logger first: its redacting child is only made for lines it keeps.
-        if (requestLog.isLevelEnabled?.(level) === false) return
+        if (!levelEnabled(requestLog, level)) return
         return forRequest(requestLog)[level](objOrMsg, msg)
       }
-      const log = this.target[level] ?? this.target[level === 'trace' ? 'debug' : 'error']
+      const log = methodOf(this.target, level)
       if (typeof log !== 'function') return
-      if (this.target.isLevelEnabled?.(level) === false) return
+      if (!levelEnabled(this.target, level)) return
       if (typeof objOrMsg === 'string') return (log as LogMethod).call(this.target, redactText(objOrMsg))
       const object = isErrorLike(objOrMsg) ? { err: redactedError(objOrMsg) } : redactValue(objOrMsg)
       if (msg === undefined) (log as LogMethod).call(this.target, object)
@@ -244,9 +276,10 @@ export class RedactingLogger extends Logger {
     this.warn = method('warn')
     this.error = method('error')
     this.fatal = method('fatal')
+    // What the engine asks before it builds a line (the executed-action trace, provider calls).
     this.isLevelEnabled = (level) => {
       const target = (followRequests ? getCurrentHttpRequest()?.log as PinoLike | undefined : undefined) ?? this.target
-      return target.isLevelEnabled?.(level) ?? true
+      return LEVEL_RANK.has(level) && level !== 'silent' ? levelEnabled(target, level as Level) : target.isLevelEnabled?.(level) ?? true
     }
   }
 
