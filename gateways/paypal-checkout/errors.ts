@@ -31,6 +31,18 @@ export function issueOf (error: PaypalCallError): string {
   return typeof detail?.issue === 'string' ? detail.issue : error.paypal.name
 }
 
+/**
+ * Where PayPal's refusal sends the buyer: the `redirect` link of a 422 INSTRUMENT_DECLINED (or
+ * PAYER_ACTION_REQUIRED), back to PayPal's checkout for the same order, which stays APPROVED
+ * (https://developer.paypal.com/docs/checkout/standard/customize/handle-funding-failures/: "restart the
+ * payment so the payer can select a different payment option").
+ */
+export function redirectOf (error: PaypalCallError): string | undefined {
+  const links = (error.paypal.links ?? []) as Array<{ rel?: unknown, href?: unknown } | null>
+  const found = links.find((candidate) => candidate?.rel === 'redirect' && typeof candidate.href === 'string')
+  return found?.href as string | undefined
+}
+
 /** Refusals the buyer puts right at PayPal (another card, a 3-D Secure step). */
 export const RECOVERABLE_ISSUES: ReadonlySet<string> = new Set(['INSTRUMENT_DECLINED', 'PAYER_ACTION_REQUIRED'])
 

@@ -11,6 +11,11 @@ export interface PaypalError {
   debug_id?: string
   details?: unknown[]
   information_link?: string
+  /**
+   * The error's HATEOAS links (Orders v2 error bodies): `information_link`, and on a recoverable decline
+   * `redirect`, back to PayPal's checkout (https://developer.paypal.com/docs/checkout/standard/customize/handle-funding-failures/).
+   */
+  links?: unknown[]
 }
 
 /** A failed PayPal call: a coded provider error that also carries PayPal's error object and HTTP status. */
@@ -228,6 +233,7 @@ function failure (response: HttpClientResponse | undefined, path: string): Paypa
   if (typeof body.debug_id === 'string') paypal.debug_id = body.debug_id
   if (Array.isArray(body.details)) paypal.details = body.details
   if (typeof body.information_link === 'string') paypal.information_link = body.information_link
+  if (Array.isArray(body.links)) paypal.links = body.links
   return callError(response, paypal)
 }
 

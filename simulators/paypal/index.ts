@@ -6,17 +6,15 @@ import { installOrdersApi } from './orders-v2/index.ts'
 import { installPaymentsApi } from './payments-v1/index.ts'
 import type { PaymentsControl, PaymentsCounters } from './payments-v1/types.ts'
 import { createSimulatorServer } from './runtime/server.ts'
-import { LEGACY_BEHAVIOURS } from './runtime/types.ts'
 import type { PaypalSimulatorOptions, RuntimeControl, RuntimeCounters } from './runtime/types.ts'
 
 export { DEFAULT_SIMULATOR_CLIENT } from './runtime/store.ts'
-export { LEGACY_BEHAVIOURS } from './runtime/types.ts'
 export { PAYPAL_ERRORS } from './payments-v1/errors.ts'
 export type { PaypalErrorBody, PaypalErrorDetail, PaypalErrorName } from './payments-v1/errors.ts'
 export type { OAuthErrorBody } from './runtime/errors.ts'
 export { crc32, signedMessage } from './runtime/signatures.ts'
 export type {
-  ClockControl, FaultControl, FaultRule, LegacyBehaviour, FaultWhen, HeldRequests, HoldFailStatus, HoldRule, Link, PaypalSimulatorOptions, RequestFilter,
+  ClockControl, FaultControl, FaultRule, FaultWhen, HeldRequests, HoldFailStatus, HoldRule, Link, PaypalSimulatorOptions, RequestFilter,
   SignOptions, SimulatorBuyer, SimulatorClient, SimulatorRequest, WebhookControl, WebhookDelivery, WebhookDeliveryAttempt,
   WebhookDeliveryOptions, WebhookEvent, WebhookRegistration, WebhookSignatureHeaders, WebhookSubscription
 } from './runtime/types.ts'
@@ -53,7 +51,7 @@ export type PaypalSimulator = FastifyInstance & { readonly simulator: PaypalSimu
 export function buildPaypalSimulator (options: PaypalSimulatorOptions = {}): PaypalSimulator {
   const server = createSimulatorServer(options)
   const payments = installPaymentsApi(server)
-  const orders = installOrdersApi(server, new Set(options.legacyBehaviours ?? LEGACY_BEHAVIOURS))
+  const orders = installOrdersApi(server)
   const disputes = installDisputesApi(server)
   const control: PaypalSimulatorControl = {
     ...server.control,

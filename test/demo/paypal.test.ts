@@ -62,7 +62,7 @@ t.test('the demo offers PayPal (Orders v2) beside PayPal (v1): the paypal-checko
   const webhooks = app.paypalSimulator?.simulator.webhooks
   await webhooks?.waitForIdle()
   const deliveries = webhooks?.deliveries().filter((delivery) => delivery.url.endsWith('/paypal-checkout')) ?? []
-  t.same(deliveries.map((delivery) => delivery.eventType).sort(), ['CHECKOUT.ORDER.APPROVED', 'PAYMENT.CAPTURE.COMPLETED'])
+  t.same(deliveries.map((delivery) => delivery.eventType).sort(), ['CHECKOUT.ORDER.APPROVED', 'CHECKOUT.ORDER.COMPLETED', 'PAYMENT.CAPTURE.COMPLETED'])
   t.ok(deliveries.every((delivery) => delivery.attempts.at(-1)?.statusCode === 204), 'the shop verified and accepted each one')
 })
 
@@ -92,7 +92,7 @@ t.test('each PayPal notify URL is subscribed to its own API\'s events only: no w
   await app.paywire.events.drain()
   const delivered = (gateway: string) => new Set(webhooks?.deliveries().filter((delivery) => delivery.url.endsWith(`/unsafe/${gateway}`)).map((delivery) => delivery.eventType))
   t.same([...delivered('paypal')].sort(), ['PAYMENT.SALE.COMPLETED', 'PAYMENTS.PAYMENT.CREATED'], 'Payments v1 events to the paypal gateway')
-  t.same([...delivered('paypal-checkout')].sort(), ['CHECKOUT.ORDER.APPROVED', 'PAYMENT.CAPTURE.COMPLETED'], 'Orders v2 events to the paypal-checkout gateway')
+  t.same([...delivered('paypal-checkout')].sort(), ['CHECKOUT.ORDER.APPROVED', 'CHECKOUT.ORDER.COMPLETED', 'PAYMENT.CAPTURE.COMPLETED'], 'Orders v2 events to the paypal-checkout gateway')
   t.same(unmatched, [], 'no gateway was told about money it does not know')
 })
 

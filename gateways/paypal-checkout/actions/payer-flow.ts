@@ -3,7 +3,7 @@ import {
 } from '../../../plugins/core/engine/index.ts'
 import type { PaypalCallError } from '../../paypal-shared/index.ts'
 import type { PaypalCheckoutApi } from '../api.ts'
-import { codedError, isFinalRefusal, isOutcomeUnknown, isPaypalCallError, issueOf, recordedError } from '../errors.ts'
+import { codedError, isFinalRefusal, isOutcomeUnknown, isPaypalCallError, issueOf, recordedError, redirectOf } from '../errors.ts'
 import { awaitsBuyer, link, renewRequestId, requestIdFor, type CheckoutRecord } from '../record.ts'
 import type { CheckoutSettings } from '../settings.ts'
 import type { CheckoutViews } from '../views.ts'
@@ -15,13 +15,29 @@ const DONE_BEFORE: ReadonlySet<string> = new Set(['ORDER_ALREADY_CAPTURED', 'ORD
 
 type Completion = 'capture' | 'authorize'
 
+/** Where a buyer approves an order: `payer-action` (created with `payment_source.paypal`), else `approve`. */
+function approvalLink (record: CheckoutRecord): string | undefined {
+  return link(record, 'payer-action') ?? link(record, 'approve')
+}
+
+/**
+ * Where a buyer still owed a step at PayPal goes: the way back a refusal gave them, else, while the
+ * order is not approved, its approval link. An approved order with no refusal pending needs no buyer.
+ */
+function buyerGoesTo (record: CheckoutRecord): string | undefined {
+  if (!awaitsBuyer(record)) return undefined
+  if (typeof record.paywire_payer_redirect === 'string') return record.paywire_payer_redirect
+  return record.status === 'APPROVED' ? undefined : approvalLink(record)
+}
+
 /**
  * The buyer's journey through PayPal, for Capture and Authorize: create the order (its
  * PayPal-Request-Id stored first) and send the buyer to the `payer-action` link; when PayPal sends
  * them back with `token` = the order id (or the order reads APPROVED), capture or authorize it.
  * `?cancelled=1` cancels without calling PayPal. A refusal the buyer can put right sends them back
- * to PayPal; another refusal ends the payment; an unknown outcome is looked up before anything is
- * sent again.
+ * to PayPal, by the 422's `redirect` link (the order stays APPROVED there), and until they come back
+ * with the token any visit goes there again, with no call to PayPal; another refusal ends the
+ * payment; an unknown outcome is looked up before anything is sent again.
  */
 export abstract class PayerFlowAction extends GatewayAwareAction {
   /** Its constructor parameters, for constructorParameter('api', ...) (see autowire()). */
@@ -46,12 +62,14 @@ export abstract class PayerFlowAction extends GatewayAwareAction {
     }
     if (record.id === undefined) {
       await this.#create(record, request)
-    } else if (record.status === 'APPROVED' || http.query.token === record.id) {
+    } else if (http.query.token === record.id || (record.status === 'APPROVED' && record.paywire_payer_redirect === undefined)) {
+      // Back from PayPal, where the buyer chose (again): the way back they were given is used up.
+      delete record.paywire_payer_redirect
       await this.#complete(record)
     }
     // Just created, back without approval (a reload, a forged return), or sent back to choose again.
-    const approval = link(record, 'payer-action')
-    if (approval !== undefined && awaitsBuyer(record) && record.status !== 'APPROVED') throw new HttpRedirect(approval)
+    const target = buyerGoesTo(record)
+    if (target !== undefined) throw new HttpRedirect(target)
   }
 
   async #create (record: CheckoutRecord, request: Capture | Authorize): Promise<void> {
@@ -122,15 +140,21 @@ export abstract class PayerFlowAction extends GatewayAwareAction {
     delete record.paywire_attempts[action]
   }
 
-  /** The buyer chooses again at PayPal: the refused id is never sent again, the order's payer-action link is where they go. */
+  /**
+   * The buyer chooses again at PayPal: the refused id is never sent again. PayPal's 422 names the way
+   * back (`redirect`: its checkout for the same order, which stays APPROVED); an order not approved
+   * (ORDER_NOT_APPROVED) names it by its own `payer-action` or `approve` link. Without either, the
+   * coded error is all there is to answer.
+   */
   async #backToPaypal (record: CheckoutRecord, action: Completion, error: PaypalCallError): Promise<void> {
     delete record.paywire_attempts[action]
     renewRequestId(record, action)
     record.error = recordedError(error)
     const current = await this.api.getOrder(record.id).catch(() => undefined)
     if (current !== undefined) this.views.take(record, current, 'sync')
-    if (record.status === 'APPROVED') record.status = 'PAYER_ACTION_REQUIRED'
-    if (link(record, 'payer-action') === undefined) throw codedError(error)
+    const target = redirectOf(error) ?? approvalLink(record)
+    if (target === undefined) throw codedError(error)
+    record.paywire_payer_redirect = target
   }
 
   #took (record: CheckoutRecord, order: Record<string, any>, source: 'create' | Completion): void {

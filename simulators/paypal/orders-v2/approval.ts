@@ -52,7 +52,8 @@ const DECISIONS: Record<string, OrderOutcome | 'cancel'> = {
 function reviewForm (order: StoredOrder): string {
   const amount = `${formatMinorUnits(order.totalMinor, order.currency)} ${order.currency}`
   const description = order.purchaseUnit.description
-  const again = order.status === 'PAYER_ACTION_REQUIRED' && order.captures.length === 0 && order.authorizations.length === 0
+  // An approved order whose buyer is here again was sent back by a 422's redirect link: another choice.
+  const again = order.status === 'APPROVED' && order.captures.length === 0 && order.authorizations.length === 0
   return `<p>You are paying <strong>${escapeHtml(amount)}</strong>.</p>
 ${typeof description === 'string' ? `<p>${escapeHtml(description)}</p>\n` : ''}<form method="post" action="/checkoutnow">
 <input type="hidden" name="token" value="${escapeHtml(order.id)}">

@@ -43,13 +43,14 @@ export function captureAuthorization (orders: Orders, authorization: StoredAutho
   return capture
 }
 
-/** POST /v2/payments/authorizations/{id}/void (payments_payment_v2.json `authorizations.void-422`). */
+/**
+ * POST /v2/payments/authorizations/{id}/void: a captured authorization is 422 PREVIOUSLY_CAPTURED, a voided
+ * one PREVIOUSLY_VOIDED, a reauthorization CANNOT_BE_VOIDED (payments_payment_v2.json `authorizations.void-422`;
+ * https://developer.paypal.com/api/payments/v2/errors/previously_captured).
+ */
 export function voidAuthorization (orders: Orders, authorization: StoredAuthorization, base: string): StoredAuthorization {
   if (authorization.status === 'VOIDED') throw unprocessable('PREVIOUSLY_VOIDED')
-  if (authorization.status === 'CAPTURED') {
-    // Invented (issue 21): PayPal answers PREVIOUSLY_CAPTURED; a paypal_checkout test expects the older name.
-    throw unprocessable(orders.store.legacy.has('void-captured-authorization-already-captured') ? 'AUTHORIZATION_ALREADY_CAPTURED' : 'PREVIOUSLY_CAPTURED')
-  }
+  if (authorization.status === 'CAPTURED') throw unprocessable('PREVIOUSLY_CAPTURED')
   if (!isOpen(authorization) || authorization.parent !== undefined) throw unprocessable('CANNOT_BE_VOIDED')
   orders.store.counters.authorizationsVoided++
   authorization.status = 'VOIDED'

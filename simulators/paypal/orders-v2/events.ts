@@ -20,8 +20,10 @@ export function emitOrderApproved (webhooks: WebhookEngine, order: StoredOrder, 
 }
 
 /**
- * CHECKOUT.ORDER.COMPLETED once the order's intent is done (captured or authorized), with the order
- * (https://developer.paypal.com/api/rest/webhooks/event-names/#orders).
+ * CHECKOUT.ORDER.COMPLETED once the order's intent is done (captured or authorized), with the order:
+ * "a checkout order is processed" (https://developer.paypal.com/api/rest/webhooks/event-names/#orders).
+ * PayPal notes it is "for use by marketplaces and platforms": sent to every subscription that asks for
+ * it, so gateways are tested with it, while a shop's logic must not depend on receiving it.
  */
 export function emitOrderCompleted (webhooks: WebhookEngine, order: StoredOrder, base: string): void {
   webhooks.emit({

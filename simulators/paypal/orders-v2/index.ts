@@ -1,5 +1,4 @@
 import type { SimulatorServer } from '../runtime/server.ts'
-import type { LegacyBehaviour } from '../runtime/types.ts'
 import { registerOrderApprovalPage } from './approval.ts'
 import { expireAuthorizations } from './authorizations.ts'
 import { createOrdersControl, type OrdersControl } from './control.ts'
@@ -13,8 +12,8 @@ import { createOrdersStore } from './store.ts'
  * Orders v2 and Payments v2 beside v1, on the same machinery: OAuth tokens, the request gate
  * (faults, holds), PayPal-Request-Id replay, the webhook engine and its signatures, the simulated clock.
  */
-export function installOrdersApi (server: SimulatorServer, legacy: ReadonlySet<LegacyBehaviour>): { orders: Orders, control: OrdersControl } {
-  const orders: Orders = { runtime: server.runtime, store: createOrdersStore(legacy), webhooks: server.webhooks }
+export function installOrdersApi (server: SimulatorServer): { orders: Orders, control: OrdersControl } {
+  const orders: Orders = { runtime: server.runtime, store: createOrdersStore(), webhooks: server.webhooks }
   server.addApi((app) => {
     registerOrderRoutes(app, orders)
     registerPaymentRoutes(app, orders)

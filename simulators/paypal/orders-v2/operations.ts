@@ -40,20 +40,15 @@ function assertPayable (orders: Orders, order: StoredOrder, action: 'CAPTURE' | 
 }
 
 /**
- * The instrument was refused or needs the buyer: 422 with a `redirect` link back to PayPal's checkout,
- * where the buyer picks another way to pay; the order stays APPROVED
- * (https://developer.paypal.com/docs/checkout/standard/customize/handle-funding-failures/).
+ * The instrument was refused or needs the buyer: 422 with a `redirect` link back to PayPal's checkout
+ * (`/checkoutnow?token=<order id>`, as in PayPal's recorded answers), where the buyer picks another way
+ * to pay. The order stays APPROVED, as PayPal leaves it: the merchant restarts the payment on the same
+ * order (https://developer.paypal.com/docs/checkout/standard/customize/handle-funding-failures/,
+ * checkout_orders_v2.json `orders.capture-422` / `orders.authorize-422`).
  */
 function refuseInstrument (orders: Orders, order: StoredOrder, outcome: 'declined' | 'payer_action_required', base: string): never {
   orders.store.counters.declines++
   const redirect = { href: payerActionUrl(base, order), rel: 'redirect', method: 'GET' }
-  if (orders.store.legacy.has('decline-resets-approval')) {
-    // Invented (issue 21): PayPal keeps the order APPROVED; paypal_checkout still reads the order's
-    // payer-action link after a decline, so this stays the default until it follows `redirect`.
-    delete order.approval
-    order.status = 'PAYER_ACTION_REQUIRED'
-    order.updatedAt = orders.runtime.store.now()
-  }
   throw unprocessable(outcome === 'declined' ? 'INSTRUMENT_DECLINED' : 'PAYER_ACTION_REQUIRED', [redirect])
 }
 
@@ -83,12 +78,6 @@ function outcomeOf (orders: Orders, approval: NonNullable<StoredOrder['approval'
   return orders.store.outcomeOverride ?? approval.outcome
 }
 
-function orderCompleted (orders: Orders, order: StoredOrder, base: string): void {
-  // Invented (issue 21): PayPal sends CHECKOUT.ORDER.COMPLETED; paypal_checkout's tests count the events
-  // a payment records, so it stays off by default until they expect it.
-  if (!orders.store.legacy.has('no-checkout-order-completed')) emitOrderCompleted(orders.webhooks, order, base)
-}
-
 /** POST /v2/checkout/orders/{id}/capture, the money movement once the checks passed. */
 export function captureOrder (orders: Orders, order: StoredOrder, base: string): StoredOrder {
   const approval = assertPayable(orders, order, 'CAPTURE')
@@ -102,7 +91,7 @@ export function captureOrder (orders: Orders, order: StoredOrder, base: string):
   order.status = 'COMPLETED'
   order.updatedAt = capture.createdAt
   emitCaptureEvent(orders.webhooks, capture, base, 'created')
-  orderCompleted(orders, order, base)
+  emitOrderCompleted(orders.webhooks, order, base)
   return order
 }
 
@@ -130,7 +119,7 @@ export function authorizeOrder (orders: Orders, order: StoredOrder, base: string
   order.status = 'COMPLETED'
   order.updatedAt = now
   emitAuthorizationEvent(orders.webhooks, authorization, base)
-  orderCompleted(orders, order, base)
+  emitOrderCompleted(orders.webhooks, order, base)
   return order
 }
 

@@ -1,4 +1,4 @@
-import type { LegacyBehaviour, SimulatorBuyer } from '../runtime/types.ts'
+import type { SimulatorBuyer } from '../runtime/types.ts'
 
 /**
  * What the buyer chose on the v2 approval page, and so what the next capture or authorize does:
@@ -114,11 +114,9 @@ export interface OrdersStore {
   outcomeOverride: OrderOutcome | undefined
   /** The statuses the next refunds take, first first; COMPLETED once it is empty. */
   readonly refundOutcomes: Array<Exclude<RefundStatus, 'COMPLETED'>>
-  /** The invented behaviours still kept for Paywire's gateway tests (the `legacyBehaviours` option). */
-  readonly legacy: ReadonlySet<LegacyBehaviour>
 }
 
-export function createOrdersStore (legacy: ReadonlySet<LegacyBehaviour>): OrdersStore {
+export function createOrdersStore (): OrdersStore {
   return {
     orders: new Map(),
     captures: new Map(),
@@ -137,7 +135,6 @@ export function createOrdersStore (legacy: ReadonlySet<LegacyBehaviour>): Orders
       reversals: 0
     },
     outcomeOverride: undefined,
-    refundOutcomes: [],
-    legacy
+    refundOutcomes: []
   }
 }

@@ -82,10 +82,6 @@ export interface WebhookDeliveryOptions {
   timeoutMs?: number
 }
 
-export type LegacyBehaviour = 'decline-resets-approval' | 'void-captured-authorization-already-captured' | 'no-checkout-order-completed'
-
-export const LEGACY_BEHAVIOURS: readonly LegacyBehaviour[] = ['decline-resets-approval', 'void-captured-authorization-already-captured', 'no-checkout-order-completed']
-
 export interface PaypalSimulatorOptions {
   /** Accepted OAuth clients. Default: one client `sim-client` / `sim-secret`. */
   clients?: SimulatorClient[]
@@ -105,16 +101,6 @@ export interface PaypalSimulatorOptions {
   ordersIdempotencyRetentionSeconds?: number
   /** The same for Payments v2 calls (`/v2/payments/…`: captures, refunds, voids, reauthorizations). Default 45 days. */
   paymentsIdempotencyRetentionSeconds?: number
-  /**
-   * Behaviours PayPal does not have that Paywire's own gateway tests still rely on (issue 21), kept
-   * until those gateways follow PayPal: `[]` gives PayPal's behaviour throughout. Default: all of them.
-   * - `decline-resets-approval`: a declined instrument sends the order back to PAYER_ACTION_REQUIRED with a
-   *   payer-action link (PayPal keeps it APPROVED; its 422 carries a `redirect` link, sent in both modes).
-   * - `void-captured-authorization-already-captured`: voiding a captured authorization answers
-   *   AUTHORIZATION_ALREADY_CAPTURED (PayPal: PREVIOUSLY_CAPTURED).
-   * - `no-checkout-order-completed`: CHECKOUT.ORDER.COMPLETED is not sent.
-   */
-  legacyBehaviours?: LegacyBehaviour[]
   /** `reason_code` of pending sales. Default `ECHECK`. */
   pendingReasonCode?: string
   /** Webhook subscriptions that exist from the start. */

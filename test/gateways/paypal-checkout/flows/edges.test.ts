@@ -47,13 +47,13 @@ t.test('a refund whose answer was lost stays pending; the next Refund settles it
   t.equal(captureOf(after.details).status, 'PARTIALLY_REFUNDED')
 })
 
-t.test('a void whose answer is refused for good (voided at PayPal already): a coded error', async (t) => {
+t.test('a void PayPal refuses for good (captured at PayPal already: PREVIOUSLY_CAPTURED): a coded error', async (t) => {
   const shop = await startCheckoutShop(t)
   const journey = await pay(shop, {}, 'authorize')
   await shop.paypal.simulator.webhooks.waitForIdle()
   shop.paypal.simulator.webhooks.pause()
   const authorizationId = (await statusOf(shop, journey.id)).details.purchase_units[0].payments.authorizations[0].id
   await callPaypal(shop, 'POST', `/v2/payments/authorizations/${authorizationId}/capture`, {})
-  await t.rejects(exclusive(shop, journey.id, (model) => new Cancel(model)), { code: 'PAYWIRE_ERR_PAYPAL_ORDER_REFUSED', providerCode: 'AUTHORIZATION_ALREADY_CAPTURED' })
+  await t.rejects(exclusive(shop, journey.id, (model) => new Cancel(model)), { code: 'PAYWIRE_ERR_PAYPAL_ORDER_REFUSED', providerCode: 'PREVIOUSLY_CAPTURED' })
   shop.paypal.simulator.webhooks.resume()
 })

@@ -168,6 +168,8 @@ t.test('a webhook and the buyer\'s return race: the webhook is told busy (409) w
   t.same(delivery?.attempts.map((attempt) => attempt.statusCode), [409, 409, 409])
   held.release()
   t.equal(await buyer, 'captured')
+  // The capture's own events (PAYMENT.CAPTURE.COMPLETED, CHECKOUT.ORDER.COMPLETED) are handled first: the redelivery meets no claim.
+  await shop.paypal.simulator.webhooks.waitForIdle()
   const [again] = await shop.paypal.simulator.webhooks.redeliver(delivery?.eventId as string)
   t.same(again?.attempts.map((attempt) => attempt.statusCode), [204])
   await shop.paypal.simulator.webhooks.waitForIdle()

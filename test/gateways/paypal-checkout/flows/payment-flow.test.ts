@@ -68,25 +68,32 @@ t.test('cancel on PayPal\'s page: canceled without calling PayPal again', async 
   t.equal((await storedPayment(shop, journey.id)).details.paywire_state, 'cancelled')
 })
 
-t.test('a declined instrument sends the buyer back to PayPal; another instrument then pays', async (t) => {
+t.test('a declined instrument sends the buyer back by the 422\'s redirect link, the order still APPROVED; another instrument then pays', async (t) => {
   const shop = await startCheckoutShop(t)
   const journey = await startJourney(shop)
   for (const decision of ['decline', 'needs_instrument'] as const) {
     const back = await visit(await decide(journey.approvalUrl, decision))
-    t.equal(back.status, 302, `${decision}: the buyer is redirected`)
-    t.equal(back.location, journey.approvalUrl, 'to the payer-action page again')
+    t.equal(back.status, 302, `${decision}: the buyer is redirected, never answered JSON`)
+    t.equal(back.location, `${shop.endpoint}/checkoutnow?token=${journey.orderId}`, 'to PayPal\'s checkout for the same order')
     const { details } = await storedPayment(shop, journey.id)
     const [issue, code] = decision === 'decline'
       ? ['INSTRUMENT_DECLINED', 'PAYWIRE_ERR_PAYPAL_INSTRUMENT_DECLINED']
       : ['PAYER_ACTION_REQUIRED', 'PAYWIRE_ERR_PAYPAL_PAYER_ACTION_REQUIRED']
     t.match(details.error, { name: 'UNPROCESSABLE_ENTITY', issue, code, debug_id: /^[0-9a-f]{13}$/ })
-    t.equal(details.status, 'PAYER_ACTION_REQUIRED')
+    t.equal(details.status, 'APPROVED', 'the order as PayPal leaves it')
+    t.equal(details.paywire_payer_redirect, back.location)
+    const captures = shop.paypal.simulator.orders.counters().ordersCaptured
+    const reload = await visit(journey.captureUrl)
+    t.equal(reload.location, back.location, 'a visit without PayPal\'s token goes back to PayPal...')
+    t.equal(shop.paypal.simulator.orders.counters().ordersCaptured, captures, '...without trying the refused instrument again')
   }
   const { details } = await storedPayment(shop, journey.id)
   t.equal(details.paywire_refused_request_ids.length, 2, 'refused ids are never sent again')
   const done = await comeBack(await decide(journey.approvalUrl, 'approve'))
   t.equal(done.status, 'captured')
-  t.notOk('error' in (await storedPayment(shop, journey.id)).details)
+  const paid = (await storedPayment(shop, journey.id)).details
+  t.notOk('error' in paid)
+  t.notOk('paywire_payer_redirect' in paid, 'the way back is used up')
   t.match(shop.paypal.simulator.orders.counters(), { ordersCaptured: 3, declines: 2 })
 })
 

@@ -20,7 +20,7 @@ export interface Judged {
 
 /** A listening simulator whose routes are recorded as they are registered, to check advertised links against. */
 export async function judgedSimulator (t: Teardown, options: PaypalSimulatorOptions = {}): Promise<Judged> {
-  const app = buildPaypalSimulator({ clients: [CLIENT], legacyBehaviours: [], ...options })
+  const app = buildPaypalSimulator({ clients: [CLIENT], ...options })
   const routes: Judged['routes'] = []
   app.addHook('onRoute', (route: RouteOptions) => {
     const pattern = new RegExp(`^${route.url.replace(/:[^/]+/g, '[^/]+').replace(/\/$/, '')}/?$`)

@@ -3,7 +3,7 @@ import { bearer, paidPayment, simulator } from '../fixtures/helpers.ts'
 import { createOrder, orderRequest, ordersApi, paidOrder } from './fixtures.ts'
 
 t.test('authorize refused, or DENIED; bodies that are no order; a dispute on a transaction without invoice or custom id', async (t) => {
-  const api = await ordersApi(t, { legacyBehaviours: [] })
+  const api = await ordersApi(t)
   const order = await createOrder(api, orderRequest({ intent: 'AUTHORIZE' }))
   api.app.simulator.orders.approve(order.id, { outcome: 'payer_action_required' })
   const refused = await api.call('POST', `/v2/checkout/orders/${order.id}/authorize`, {})

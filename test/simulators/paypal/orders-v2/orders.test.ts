@@ -68,26 +68,26 @@ t.test('approve → capture (Prefer: return=representation): COMPLETED order wit
   t.equal(again.statusCode, 422)
   t.match(again.json(), { name: 'UNPROCESSABLE_ENTITY', details: [{ issue: 'ORDER_ALREADY_CAPTURED' }] })
   t.same(api.app.simulator.webhooks.events().map((event) => [event.event_type, event.resource_type, event.resource_version]),
-    [['CHECKOUT.ORDER.APPROVED', 'checkout-order', '2.0'], ['PAYMENT.CAPTURE.COMPLETED', 'capture', '2.0']])
+    [['CHECKOUT.ORDER.APPROVED', 'checkout-order', '2.0'], ['PAYMENT.CAPTURE.COMPLETED', 'capture', '2.0'], ['CHECKOUT.ORDER.COMPLETED', 'checkout-order', '2.0']])
   t.match(api.app.simulator.orders.counters(), { ordersCreated: 1, ordersCaptured: 1 })
 })
 
-t.test('decline and "needs another instrument": 422, back to PAYER_ACTION_REQUIRED; a new approval captures', async (t) => {
+t.test('decline and "needs another instrument": 422 with a redirect link, the order stays APPROVED; a new approval captures', async (t) => {
   const api = await ordersApi(t)
   const order = await createOrder(api)
   for (const [outcome, issue] of [['declined', 'INSTRUMENT_DECLINED'], ['payer_action_required', 'PAYER_ACTION_REQUIRED']] as const) {
     api.app.simulator.orders.approve(order.id, { outcome })
     const refused = await api.call('POST', `/v2/checkout/orders/${order.id}/capture`, {})
     t.equal(refused.statusCode, 422)
-    t.match(refused.json(), { details: [{ issue }] })
+    t.match(refused.json(), { details: [{ issue }], links: [{ rel: 'information_link' }, { rel: 'redirect', href: `http://localhost:80/checkoutnow?token=${order.id}` }] })
     const current = (await api.call('GET', `/v2/checkout/orders/${order.id}`)).json()
-    t.equal(current.status, 'PAYER_ACTION_REQUIRED')
-    t.ok(current.links.some((link: { rel: string }) => link.rel === 'payer-action'))
+    t.equal(current.status, 'APPROVED')
+    t.notOk(current.links.some((link: { rel: string }) => link.rel === 'payer-action'), 'the way back is the 422\'s redirect link')
   }
   api.app.simulator.orders.approve(order.id)
   t.equal((await api.call('POST', `/v2/checkout/orders/${order.id}/capture`, {})).json().status, 'COMPLETED')
   t.match(api.app.simulator.orders.counters(), { ordersCaptured: 3, declines: 2 })
-  t.equal(api.app.simulator.webhooks.events().filter((event) => event.event_type === 'CHECKOUT.ORDER.APPROVED').length, 3)
+  t.equal(api.app.simulator.webhooks.events().filter((event) => event.event_type === 'CHECKOUT.ORDER.APPROVED').length, 1, 'approved once: the order never left APPROVED')
 })
 
 t.test('a capture that completes the order DECLINED; a pending one settles with its webhook', async (t) => {

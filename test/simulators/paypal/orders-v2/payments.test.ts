@@ -25,7 +25,7 @@ t.test('authorize → partial capture → final capture; the authorization tells
   t.match((await api.call('POST', url, {})).json(), { amount: { value: '5.00' }, final_capture: true })
   t.match((await api.call('GET', `/v2/payments/authorizations/${authorization.id}`)).json(), { status: 'CAPTURED' })
   t.match((await api.call('POST', url, {})).json(), { details: [{ issue: 'AUTHORIZATION_ALREADY_CAPTURED' }] })
-  t.match((await api.call('POST', `/v2/payments/authorizations/${authorization.id}/void`, {})).json(), { details: [{ issue: 'AUTHORIZATION_ALREADY_CAPTURED' }] })
+  t.match((await api.call('POST', `/v2/payments/authorizations/${authorization.id}/void`, {})).json(), { details: [{ issue: 'PREVIOUSLY_CAPTURED' }] })
   t.match(api.app.simulator.orders.counters(), { ordersAuthorized: 1, authorizationsCaptured: 2 })
   t.equal((await api.call('GET', `/v2/checkout/orders/${order.id}`)).json().purchase_units[0].payments.captures.length, 2)
 })
@@ -154,7 +154,7 @@ t.test('v2 webhooks are delivered signed like v1 ones, with resource_version 2.0
   const subscription = api.app.simulator.webhooks.subscribe({ url: receiver.url, clientId: 'test-client' })
   await paidOrder(api)
   await api.app.simulator.webhooks.waitForIdle()
-  t.same(receiver.received.map((delivery) => delivery.event.event_type), ['CHECKOUT.ORDER.APPROVED', 'PAYMENT.CAPTURE.COMPLETED'])
+  t.same(receiver.received.map((delivery) => delivery.event.event_type), ['CHECKOUT.ORDER.APPROVED', 'PAYMENT.CAPTURE.COMPLETED', 'CHECKOUT.ORDER.COMPLETED'])
   for (const delivery of receiver.received) {
     const expected = await api.app.simulator.webhooks.sign(delivery.body, {
       webhookId: subscription.id, transmissionId: String(delivery.headers['paypal-transmission-id']), transmissionTime: String(delivery.headers['paypal-transmission-time'])

@@ -3,10 +3,9 @@ import { startReceiver } from '../fixtures/receiver.ts'
 import { createOrder, orderRequest, ordersApi, paidOrder } from './fixtures.ts'
 
 const DAY = 24 * 3600 * 1000
-const PAYPAL = { legacyBehaviours: [] }
 
 t.test('INSTRUMENT_DECLINED: 422 with a redirect link back to checkout, the order stays APPROVED; a new choice captures', async (t) => {
-  const api = await ordersApi(t, PAYPAL)
+  const api = await ordersApi(t)
   const order = await createOrder(api)
   api.app.simulator.orders.approve(order.id, { outcome: 'declined' })
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -23,21 +22,8 @@ t.test('INSTRUMENT_DECLINED: 422 with a redirect link back to checkout, the orde
   t.same(api.app.simulator.webhooks.events().map((event) => event.event_type), ['CHECKOUT.ORDER.APPROVED', 'PAYMENT.CAPTURE.COMPLETED', 'CHECKOUT.ORDER.COMPLETED'])
 })
 
-t.test('legacy behaviours are on by default: decline back to PAYER_ACTION_REQUIRED, no ORDER.COMPLETED, void of a capture named AUTHORIZATION_ALREADY_CAPTURED', async (t) => {
-  const api = await ordersApi(t)
-  const order = await createOrder(api)
-  api.app.simulator.orders.approve(order.id, { outcome: 'declined' })
-  const refused = (await api.call('POST', `/v2/checkout/orders/${order.id}/capture`, {})).json()
-  t.ok(refused.links.some((link: { rel: string }) => link.rel === 'redirect'), 'the redirect link in both modes')
-  t.equal((await api.call('GET', `/v2/checkout/orders/${order.id}`)).json().status, 'PAYER_ACTION_REQUIRED')
-  const authorization = (await paidOrder(api, orderRequest({ intent: 'AUTHORIZE' }, { invoice_id: 'INV-2' }))).purchase_units[0].payments.authorizations[0]
-  await api.call('POST', `/v2/payments/authorizations/${authorization.id}/capture`, {})
-  t.match((await api.call('POST', `/v2/payments/authorizations/${authorization.id}/void`)).json(), { details: [{ issue: 'AUTHORIZATION_ALREADY_CAPTURED' }] })
-  t.notOk(api.app.simulator.webhooks.events().some((event) => event.event_type === 'CHECKOUT.ORDER.COMPLETED'))
-})
-
 t.test('void of a captured authorization: PREVIOUSLY_CAPTURED; authorize sends CHECKOUT.ORDER.COMPLETED', async (t) => {
-  const api = await ordersApi(t, PAYPAL)
+  const api = await ordersApi(t)
   const authorization = (await paidOrder(api, orderRequest({ intent: 'AUTHORIZE' }))).purchase_units[0].payments.authorizations[0]
   await api.call('POST', `/v2/payments/authorizations/${authorization.id}/capture`, {})
   t.match((await api.call('POST', `/v2/payments/authorizations/${authorization.id}/void`)).json(), {
@@ -47,7 +33,7 @@ t.test('void of a captured authorization: PREVIOUSLY_CAPTURED; authorize sends C
 })
 
 t.test('reauthorize: not within the honor period, once from day 4 to 29, up to 115 % / +75 USD, not a reauthorization; expiry voids at day 29', async (t) => {
-  const api = await ordersApi(t, { ...PAYPAL, accessTokenTtlSeconds: 90 * 24 * 3600 })
+  const api = await ordersApi(t, { accessTokenTtlSeconds: 90 * 24 * 3600 })
   const receiver = await startReceiver(t)
   await api.app.listen({ port: 0, host: '127.0.0.1' })
   api.app.simulator.webhooks.subscribe({ url: receiver.url, clientId: 'test-client', eventTypes: ['PAYMENT.AUTHORIZATION.VOIDED', 'PAYMENT.AUTHORIZATION.CREATED'] })
@@ -80,7 +66,7 @@ t.test('reauthorize: not within the honor period, once from day 4 to 29, up to 1
 
 t.test('an injected clock expires authorizations when they are next looked at; a captured one stays', async (t) => {
   let now = Date.parse('2026-01-01T00:00:00Z')
-  const api = await ordersApi(t, { ...PAYPAL, now: () => now, accessTokenTtlSeconds: 90 * 24 * 3600 })
+  const api = await ordersApi(t, { now: () => now, accessTokenTtlSeconds: 90 * 24 * 3600 })
   const open = (await paidOrder(api, orderRequest({ intent: 'AUTHORIZE' }))).purchase_units[0].payments.authorizations[0]
   const captured = (await paidOrder(api, orderRequest({ intent: 'AUTHORIZE' }, { invoice_id: 'INV-2' }))).purchase_units[0].payments.authorizations[0]
   await api.call('POST', `/v2/payments/authorizations/${captured.id}/capture`, {})
@@ -90,7 +76,7 @@ t.test('an injected clock expires authorizations when they are next looked at; a
 })
 
 t.test('refunds PENDING, FAILED, CANCELLED: only COMPLETED moves money; a pending one settles later with PAYMENT.CAPTURE.REFUNDED', async (t) => {
-  const api = await ordersApi(t, PAYPAL)
+  const api = await ordersApi(t)
   const capture = (await paidOrder(api)).purchase_units[0].payments.captures[0]
   const url = `/v2/payments/captures/${capture.id}/refund`
   const { orders } = api.app.simulator
@@ -132,7 +118,7 @@ t.test('refunds PENDING, FAILED, CANCELLED: only COMPLETED moves money; a pendin
 })
 
 t.test('PayPal-Request-Id: 45 days on Payments v2, 6 hours on Orders v2 (the same id 7 h later is no second refund)', async (t) => {
-  const api = await ordersApi(t, { ...PAYPAL, accessTokenTtlSeconds: 90 * 24 * 3600 })
+  const api = await ordersApi(t, { accessTokenTtlSeconds: 90 * 24 * 3600 })
   const capture = (await paidOrder(api)).purchase_units[0].payments.captures[0]
   const url = `/v2/payments/captures/${capture.id}/refund`
   const headers = { 'paypal-request-id': 'refund-1' }
