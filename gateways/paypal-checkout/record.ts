@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { ArrayObject, HumanStatus, type HumanStatusValue, type PaymentAmounts } from '../../plugins/core/engine/index.ts'
-import { fromPaypalAmount, withDisputes } from '../paypal-shared/index.ts'
+import { fromPaypalAmount, reversedWithDisputes, withDisputes } from '../paypal-shared/index.ts'
 
 /**
  * A PayPal order's details as one mutable record in the Payment's details bag: PayPal's order
@@ -135,7 +135,8 @@ const MONEY_TAKEN: ReadonlySet<string> = new Set(['COMPLETED', 'PARTIALLY_REFUND
  * How much moved, in minor units: captures that took money, refunds whose money went back
  * (COMPLETED; a PENDING, FAILED or CANCELLED one moved nothing) as PayPal lists them or, until
  * it does, as Paywire made them (each counted once, by PayPal's id) and reversals heard of by webhook (which PayPal lists
- * among the refunds: counted as reversed, not refunded). Undefined before any capture.
+ * among the refunds: counted as reversed, not refunded) or by a dispute the shop lost (whichever
+ * arrives first, never both). Undefined before any capture.
  */
 export function checkoutAmounts (record: CheckoutRecord): PaymentAmounts | undefined {
   const captures = capturesOf(record)
@@ -155,5 +156,6 @@ export function checkoutAmounts (record: CheckoutRecord): PaymentAmounts | undef
   }
   for (const id of reversals.keys()) refunds.delete(id)
   const sum = (values: Map<string, number>): number => [...values.values()].reduce((total, value) => total + value, 0)
-  return { captured, refunded: sum(refunds), reversed: sum(reversals) }
+  const refunded = sum(refunds)
+  return { captured, refunded, reversed: reversedWithDisputes(sum(reversals), record, captured, refunded) }
 }

@@ -1,6 +1,6 @@
 import type { PaymentAmounts } from '../../plugins/core/engine/index.ts'
 import { relatedResources, saleOf, type PaypalRecord } from './details.ts'
-import { fromPaypalAmount } from '../paypal-shared/index.ts'
+import { fromPaypalAmount, reversedWithDisputes } from '../paypal-shared/index.ts'
 
 /** Sale states in which the buyer's money was taken (and may since have gone back). */
 const MONEY_TAKEN: ReadonlySet<string> = new Set(['completed', 'partially_refunded', 'refunded', 'reversed'])
@@ -27,7 +27,8 @@ function sum (amounts: Map<string, number>): number {
  * amount once taken, every refund whose money went back (state `completed`; a pending, failed
  * or cancelled one moved nothing), as PayPal lists it or, until it does, as Paywire made it
  * (each counted once, by PayPal's id), and reversals (chargebacks) Paywire heard of by webhook — or, for a
- * reversed sale without one, what was left of it, which is what PayPal takes back.
+ * reversed sale without one, what was left of it, which is what PayPal takes back; or what a
+ * dispute the shop lost took back, when that is heard of first (never both).
  * Undefined before there is a sale.
  */
 export function paypalAmounts (record: PaypalRecord): PaymentAmounts | undefined {
@@ -52,5 +53,5 @@ export function paypalAmounts (record: PaypalRecord): PaymentAmounts | undefined
   }
   let reversed = sum(reversals)
   if (sale.state === 'reversed' && reversed === 0) reversed = Math.max(0, captured - refunded)
-  return { captured, refunded, reversed }
+  return { captured, refunded, reversed: reversedWithDisputes(reversed, record, captured, refunded) }
 }

@@ -44,6 +44,8 @@ export function recordDispute (record: Record<string, any>, dispute: PaypalResou
   if (typeof dispute.update_time === 'string') kept.update_time = dispute.update_time
   const outcome = dispute.dispute_outcome?.outcome_code
   if (typeof outcome === 'string') kept.outcome_code = outcome
+  const refunded = dispute.dispute_outcome?.amount_refunded
+  if (typeof refunded === 'object' && refunded !== null) kept.amount_refunded = refunded
   const index = disputes.findIndex((entry) => entry.dispute_id === dispute.dispute_id)
   if (index === -1) disputes.push(kept)
   // An older view (a late GET) never replaces a newer one.
@@ -70,9 +72,54 @@ export function paypalDisputes (record: Record<string, any>): PaymentDispute[] {
   })
 }
 
-/** While a dispute is open on money the shop took, the money is contested: suspended (Payum's name). */
+/*
+ * Outcomes by which the shop's money went back to the buyer (https://developer.paypal.com/api/customer-disputes/v1/definitions/dispute_outcome:
+ * RESOLVED_BUYER_FAVOUR, and ACCEPTED: the merchant accepted the claim); `amount_refunded` is "the amount that
+ * either the merchant or PayPal refunds the customer". RESOLVED_WITH_PAYOUT is paid by PayPal, not the shop.
+ */
+const MONEY_TAKEN_BACK: ReadonlySet<string> = new Set(['RESOLVED_BUYER_FAVOUR', 'ACCEPTED'])
+
+function takenBack (entry: Record<string, any>): boolean {
+  return entry.status === 'RESOLVED' && MONEY_TAKEN_BACK.has(entry.outcome_code)
+}
+
+/**
+ * What disputes the shop lost took back, in minor units: PayPal's `amount_refunded`, else the disputed
+ * amount. A lost dispute's money may reach Paywire first by CUSTOMER.DISPUTE.RESOLVED or first by
+ * the API's REVERSED event (PayPal sends both, in any order): the gateways count the larger of the
+ * two, so it is counted when either arrives and never twice.
+ */
+export function lostDisputesAmount (record: Record<string, any>): number {
+  const entries = Array.isArray(record.paywire_disputes) ? record.paywire_disputes as Array<Record<string, any>> : []
+  let total = 0
+  for (const entry of entries.filter(takenBack)) {
+    const { value, currency_code: currency } = (entry.amount_refunded ?? entry.dispute_amount ?? {}) as Record<string, unknown>
+    if (typeof value !== 'string' || typeof currency !== 'string') continue
+    try {
+      total += fromPaypalAmount(value, currency)
+    } catch {}
+  }
+  return total
+}
+
+/** The reversed amount with lost disputes counted: the larger of the two, and never more than is left of the money taken. */
+export function reversedWithDisputes (reversed: number, record: Record<string, any>, captured: number, refunded: number): number {
+  return Math.max(reversed, Math.min(lostDisputesAmount(record), Math.max(0, captured - refunded)))
+}
+
+/**
+ * While a dispute is open on money the shop took, the money is contested: suspended (Payum's name).
+ * Money taken back (a reversal PayPal reported, or a dispute lost) leaves a captured payment
+ * refunded, the amounts saying reversed: Payments v1 lists no sale state for it
+ * (payments_payment_v1's sale states are completed, partially_refunded, pending, refunded, denied),
+ * and a lost dispute may be heard of before PayPal's view of the money changes.
+ */
 export function withDisputes (status: HumanStatusValue, record: Record<string, any>): HumanStatusValue {
-  if ((status !== HumanStatus.CAPTURED && status !== HumanStatus.REFUNDED) || !Array.isArray(record.paywire_disputes)) return status
+  if (status !== HumanStatus.CAPTURED && status !== HumanStatus.REFUNDED) return status
   // On every status read (each view taken reads two): the entries' own status, not paypalDisputes()'s amounts.
-  return (record.paywire_disputes as Array<Record<string, unknown>>).some((entry) => entry.status !== 'RESOLVED') ? HumanStatus.SUSPENDED : status
+  const disputes = Array.isArray(record.paywire_disputes) ? record.paywire_disputes as Array<Record<string, any>> : []
+  if (disputes.some((entry) => entry.status !== 'RESOLVED')) return HumanStatus.SUSPENDED
+  if (status !== HumanStatus.CAPTURED) return status
+  const reversed = Array.isArray(record.paywire_reversals) && record.paywire_reversals.length > 0
+  return reversed || lostDisputesAmount(record) > 0 ? HumanStatus.REFUNDED : status
 }

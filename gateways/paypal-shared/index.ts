@@ -21,4 +21,6 @@ export { PaypalNotifyAction, recordReversal } from './notify-action.ts'
 export { PaypalRefundAction, refundLedgerState, type PaypalRefundEntry, type RefundSettlement } from './refund-action.ts'
 export { paypalContainer, type PaypalApiParts, type PaypalGatewayOptions } from './factory-wiring.ts'
 export { PaypalSyncAction } from './sync-action.ts'
-export { disputedCustomId, disputedTransactionId, fetchDispute, isDisputeEvent, paypalDisputes, recordDispute, withDisputes } from './disputes.ts'
+export {
+  disputedCustomId, disputedTransactionId, fetchDispute, isDisputeEvent, lostDisputesAmount, paypalDisputes, recordDispute, reversedWithDisputes, withDisputes
+} from './disputes.ts'

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { FastifyInstance } from 'fastify'
 import {
-  EVENT_DELIVERY_OPTION_NAMES, errorCodes, type EventDeliveryOptions, type GatewayOptions, type ModelClass, type PaywireBuilder, type Storage, type StorageBackend, type TokenStorage
+  EVENT_DELIVERY_OPTION_NAMES, HEALTH_OPTION_NAMES, errorCodes, healthOptions, type EventDeliveryOptions, type HealthOptions, type GatewayOptions, type ModelClass, type PaywireBuilder, type Storage, type StorageBackend, type TokenStorage
 } from './engine/index.ts'
 import { checkPagesOptions, type PagesOptions } from './pages.ts'
 import { asSentenceTail, refuseUnknownOptions } from './engine/suggest.ts'
@@ -79,6 +79,35 @@ export interface PaywirePluginOptions {
   allowMemoryStorage?: boolean
   /** How payment events are retried, polled and leased (docs/events.md). */
   events?: EventDeliveryOptions
+  /**
+   * A readiness route answering app.paywire.health() with 200 (ok, degraded) or 503 (down):
+   * true for `<prefix>/health`, or { path, timeoutMs, maxEventLagMs }. Off by default (docs/operations.md).
+   */
+  health?: boolean | PaywireHealthRouteOptions
+}
+
+export interface PaywireHealthRouteOptions extends HealthOptions {
+  /** Where the route lives (absolute, e.g. "/healthz"). Default `<prefix>/health`. */
+  path?: string
+}
+
+const PATH_PATTERN = /^(\/[A-Za-z0-9._~-]+)+$/
+
+/** The health route's path and check options, or undefined when it is off. */
+export function healthRouteOptions (options: PaywirePluginOptions): { path: string, check: HealthOptions } | undefined {
+  const health = options.health
+  if (health === undefined || health === false) return undefined
+  const { path, ...check } = health === true ? {} : health
+  return { path: path ?? `${options.prefix ?? DEFAULT_PREFIX}/health`, check }
+}
+
+function checkHealthOption (health: unknown): void {
+  if (health === undefined || typeof health === 'boolean') return
+  if (typeof health !== 'object' || health === null || Array.isArray(health)) fail('health', 'must be true, or { path, timeoutMs, maxEventLagMs }')
+  const { path, ...check } = health as PaywireHealthRouteOptions
+  refuseUnknownOptions('paywire', health, ['path', ...HEALTH_OPTION_NAMES], 'health.')
+  if (path !== undefined && (typeof path !== 'string' || !PATH_PATTERN.test(path))) fail('health.path', 'must be an absolute path like /healthz')
+  healthOptions(check)
 }
 
 function fail (option: string, problem: string): never {
@@ -92,7 +121,7 @@ function hasMethods (value: unknown, methods: string[]): boolean {
 
 const OPTION_NAMES = [
   'baseUrl', 'trustRequestBaseUrl', 'prefix', 'gateways', 'configure', 'backend', 'tokenStorage', 'storages', 'claimTtlMs', 'routes', 'pages',
-  'allowMemoryStorage', 'events'
+  'allowMemoryStorage', 'events', 'health'
 ]
 
 /** Throws a coded error naming the first invalid option. */
@@ -114,6 +143,7 @@ export function validateOptions (options: PaywirePluginOptions): void {
     if (!URL.canParse(origin) || new URL(origin).origin !== origin.replace(/\/$/, '')) fail(`trustRequestBaseUrl.${index}`, 'must be an origin like https://shop.example (no path)')
   })
   checkPagesOptions(options.pages, fail)
+  checkHealthOption(options.health)
   if (options.configure !== undefined && typeof options.configure !== 'function') fail('configure', 'must be a function (builder, app)')
   if (options.backend !== undefined && !hasMethods(options.backend, ['createTokenStorage', 'createStorage', 'commit'])) {
     fail('backend', 'must have createTokenStorage(), createStorage(Model) and commit(set, tokens): extend the StorageBackend class')

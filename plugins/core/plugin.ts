@@ -7,7 +7,8 @@ import fp from 'fastify-plugin'
 import {
   Logger, MemoryStorage, Payment, PaywireBuilder, TOKEN_PLACEHOLDER, errorCodes, paywireLogSerializers, paywireLogger, type BaseUrl, type Paywire
 } from './engine/index.ts'
-import { DEFAULT_PREFIX, validateOptions, type PaywirePluginOptions } from './options.ts'
+import { paywireHealthRoute } from './health-route.ts'
+import { DEFAULT_PREFIX, healthRouteOptions, validateOptions, type PaywirePluginOptions } from './options.ts'
 import { BuyerPages } from './pages.ts'
 import { paywireRoutes } from './routes.ts'
 
@@ -145,6 +146,9 @@ const paywirePlugin: FastifyPluginAsync<PaywirePluginOptions> = async function p
       logSerializers: { ...paywireLogSerializers } as unknown as Record<string, (value: unknown) => string>
     })
   }
+  // Apart from the payment routes (and their buyer pages): a probe reads JSON, with or without them.
+  const health = healthRouteOptions(options)
+  if (health !== undefined) await app.register(paywireHealthRoute, { paywire, ...health })
 }
 
 /** The core plugin: decorates app.paywire and serves the payment routes. */

@@ -10,7 +10,9 @@ import { donePayload } from './done.ts'
 import { buyerErrorHandler, routeNotFound } from './error-pages.ts'
 import { addRawBodyParsers, httpRequestData, sendReply, validationError } from './http.ts'
 import { prefersHtml, type BuyerPages } from './pages.ts'
-import { DoneResponse, ErrorResponse, GatewayParams, ReturnQuery, TokenParams } from './schemas.ts'
+import { doneRouteSchema, headRouteSchema, operationStem, tokenRouteSchema, unsafeNotifySchema } from './route-schemas.ts'
+import { GatewayParams, TokenParams } from './schemas.ts'
+import type { TSchema } from '@sinclair/typebox'
 
 export interface PaywireRoutesOptions {
   paywire: Paywire
@@ -62,12 +64,6 @@ const ROUTES: RouteSpec[] = [
 
 /** How long a token route waits for a payment another request holds before it answers 409 PAYWIRE_ERR_PAYMENT_BUSY. */
 export const BUSY_WAIT_MS = 2000
-
-const tokenRouteSchema = {
-  params: TokenParams,
-  querystring: ReturnQuery,
-  response: { '4xx': ErrorResponse, '5xx': ErrorResponse }
-}
 
 /** The payment routes, the same for every gateway. Registered by the paywire plugin under its prefix. */
 export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async function paywireRoutes (parent, options) {
@@ -153,46 +149,55 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
    * Fastify answers HEAD wherever GET is, by running the GET handler: a link scanner or a
    * prefetcher would then capture the payment. HEAD never runs a gateway here.
    */
-  const headNotAllowed = (url: string, methods: string) => app.route({
+  const headNotAllowed = (url: string, methods: string, operationId: string, params: TSchema = TokenParams) => app.route({
     method: 'HEAD',
     url,
+    schema: headRouteSchema(operationId, methods, params),
     handler: async function paywireHeadNotAllowed (_request, reply) {
-      return reply.code(405).header('allow', methods).header('cache-control', 'no-store').send()
+      // No body, no content type (the schema's null would serialize one).
+      return (reply as FastifyReply).code(405).header('allow', methods).header('cache-control', 'no-store').send()
     }
   })
 
+  /** A token route's handler: the claim, the gateway run as the payment's only writer, its reply. */
+  const tokenRoute = (spec: RouteSpec) => async function paywireTokenRoute (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const claimed = await claimToken(request, request.params as TokenParams)
+    if (typeof claimed === 'string') return reply.redirect(claimed, 303)
+    const { token, claim } = claimed
+    let gateway
+    try {
+      gateway = paywire.getGateway(token.gatewayName)
+    } catch (error) {
+      await verifier.tokenStorage.releaseClaim(claim)
+      throw error
+    }
+    let result
+    try {
+      ({ reply: result } = await runWithHttpRequest(httpRequestData(request, publicUrl(request)), () =>
+        executor.execute(gateway, token, (target) => spec.createRequest(target as Token), { claim, invalidateToken: spec.invalidate ? token : undefined })))
+    } catch (error) {
+      // Another request completed with this link first (only a token storage whose claim
+      // missed that can let this one run): nothing of this run was stored, and the buyer
+      // lands on the result, as a reload of a used link does.
+      if (isErrorCode(error, 'PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT') && token.afterUrl !== null) return reply.redirect(token.afterUrl, 303)
+      throw error
+    }
+    return result === undefined ? finish(reply, token.afterUrl) : sendReply(reply, result)
+  }
+
   for (const spec of ROUTES) {
-    headNotAllowed(`/${spec.kind}/:token`, 'GET, POST')
-    app.route({
-      method: ['GET', 'POST'],
-      url: `/${spec.kind}/:token`,
-      exposeHeadRoute: false,
-      schema: tokenRouteSchema,
-      handler: async function paywireTokenRoute (request, reply) {
-        const claimed = await claimToken(request, request.params)
-        if (typeof claimed === 'string') return reply.redirect(claimed, 303)
-        const { token, claim } = claimed
-        let gateway
-        try {
-          gateway = paywire.getGateway(token.gatewayName)
-        } catch (error) {
-          await verifier.tokenStorage.releaseClaim(claim)
-          throw error
-        }
-        let result
-        try {
-          ({ reply: result } = await runWithHttpRequest(httpRequestData(request, publicUrl(request)), () =>
-            executor.execute(gateway, token, (target) => spec.createRequest(target as Token), { claim, invalidateToken: spec.invalidate ? token : undefined })))
-        } catch (error) {
-          // Another request completed with this link first (only a token storage whose claim
-          // missed that can let this one run): nothing of this run was stored, and the buyer
-          // lands on the result, as a reload of a used link does.
-          if (isErrorCode(error, 'PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT') && token.afterUrl !== null) return reply.redirect(token.afterUrl, 303)
-          throw error
-        }
-        return result === undefined ? finish(reply, token.afterUrl) : sendReply(reply, result)
-      }
-    })
+    headNotAllowed(`/${spec.kind}/:token`, 'GET, POST', operationStem(spec.kind))
+    const handler = tokenRoute(spec)
+    // GET and POST apart: one route with both methods would document one operation id twice.
+    for (const method of ['GET', 'POST'] as const) {
+      app.route({
+        method,
+        url: `/${spec.kind}/:token`,
+        exposeHeadRoute: false,
+        schema: tokenRouteSchema(spec.kind, method),
+        handler: async (request, reply) => await handler(request, reply)
+      })
+    }
   }
 
   /**
@@ -200,33 +205,33 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
    * gateway verifies the delivery and says where its payment is, and the payment's Notify runs
    * as its only writer (Paywire.receiveNotification()), like every token route.
    */
-  headNotAllowed('/notify/unsafe/:gateway', 'GET, POST')
-  app.route({
-    method: ['GET', 'POST'],
-    url: '/notify/unsafe/:gateway',
-    exposeHeadRoute: false,
-    schema: { params: GatewayParams, querystring: ReturnQuery, response: { '4xx': ErrorResponse, '5xx': ErrorResponse } },
-    handler: async function paywireUnsafeNotifyRoute (request, reply) {
-      const { gateway } = request.params
-      // The name comes from the caller: unknown names and gateways without notifications are 404s, not bugs.
-      if (!paywire.hasGateway(gateway)) throw new errorCodes.PAYWIRE_ERR_UNKNOWN_GATEWAY(gateway, '')
-      let result
-      try {
-        result = await runWithHttpRequest(httpRequestData(request, publicUrl(request)), () => paywire.receiveNotification(gateway))
-      } catch (error) {
-        if ((error as RequestNotSupportedError).request instanceof LocateNotification) throw new errorCodes.PAYWIRE_ERR_NOTIFY_NOT_SUPPORTED(gateway)
-        throw error
-      }
-      return result === undefined ? finish(reply, null) : sendReply(reply, result)
+  headNotAllowed('/notify/unsafe/:gateway', 'GET, POST', 'paywireNotifyGateway', GatewayParams)
+  const unsafeNotifyRoute = async function paywireUnsafeNotifyRoute (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const { gateway } = request.params as GatewayParams
+    // The name comes from the caller: unknown names and gateways without notifications are 404s, not bugs.
+    if (!paywire.hasGateway(gateway)) throw new errorCodes.PAYWIRE_ERR_UNKNOWN_GATEWAY(gateway, '')
+    let result
+    try {
+      result = await runWithHttpRequest(httpRequestData(request, publicUrl(request)), () => paywire.receiveNotification(gateway))
+    } catch (error) {
+      if ((error as RequestNotSupportedError).request instanceof LocateNotification) throw new errorCodes.PAYWIRE_ERR_NOTIFY_NOT_SUPPORTED(gateway)
+      throw error
     }
-  })
+    return result === undefined ? finish(reply, null) : sendReply(reply, result)
+  }
+  for (const method of ['GET', 'POST'] as const) {
+    app.route({
+      method,
+      url: '/notify/unsafe/:gateway',
+      exposeHeadRoute: false,
+      schema: unsafeNotifySchema(method),
+      handler: async (request, reply) => await unsafeNotifyRoute(request, reply)
+    })
+  }
 
-  headNotAllowed('/done/:token', 'GET')
-  app.get('/done/:token', {
-    exposeHeadRoute: false,
-    schema: { params: TokenParams, querystring: ReturnQuery, response: { 200: DoneResponse, '4xx': ErrorResponse, '5xx': ErrorResponse } }
-  }, async function paywireDoneRoute (request, reply) {
-    const token = await verifier.verify({ url: publicUrl(request), params: request.params, query: request.query })
+  headNotAllowed('/done/:token', 'GET', 'paywireDone')
+  app.get('/done/:token', { exposeHeadRoute: false, schema: doneRouteSchema }, async function paywireDoneRoute (request, reply) {
+    const token = await verifier.verify({ url: publicUrl(request), params: request.params as TokenParams, query: request.query as Record<string, unknown> })
       .catch((error: unknown) => { throw asUnknownOnOtherRoutes(request, error) })
     const status = new GetHumanStatus(token)
     const result = await runGateway(request, token.gatewayName, status)

@@ -16,8 +16,18 @@ export const GatewayName = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' })
 export const GatewayParams = Type.Object({ gateway: GatewayName })
 export type GatewayParams = Static<typeof GatewayParams>
 
-/** Providers append their own return parameters (PayerID, paymentId, cancelled...). */
-export const ReturnQuery = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]))
+/** One return parameter's value: repeated parameters (a=1&a=2) arrive as a list. */
+export const ReturnQueryValue = Type.Union([Type.String(), Type.Array(Type.String())])
+
+/**
+ * Providers append their own return parameters (PayerID, paymentId, cancelled...): any name
+ * is accepted. An object with no declared properties, so OpenAPI generators (@fastify/swagger)
+ * document no query parameter instead of turning the schema's own keywords into bogus ones.
+ */
+export const ReturnQuery = Type.Unsafe<Record<string, string | string[]>>(Type.Object({}, {
+  additionalProperties: ReturnQueryValue,
+  description: 'Whatever the provider appends when it sends the buyer back (PayerID, paymentId, cancelled...); any name is accepted.'
+}))
 
 export const HumanStatusSchema = Type.Union(HUMAN_STATUSES.map((status) => Type.Literal(status)))
 
@@ -62,3 +72,48 @@ export const ErrorResponse = Type.Object({
   message: Type.String()
 })
 export type ErrorResponse = Static<typeof ErrorResponse>
+
+/** A redirect: no body, the target in Location (303 for a used link's result, 302 to a provider or the after URL). */
+export const RedirectResponse = Type.Null({
+  description: 'A redirect; the target is in Location.',
+  // A map of header name to schema, as OpenAPI generators read it.
+  headers: { location: Type.String({ description: 'Where the buyer goes next.' }) }
+})
+
+/** An answer without a body (204, and 405 to HEAD). */
+export const EmptyResponse = Type.Null({ description: 'No body.' })
+
+/** A page for a browser (the buyer's done page, an error page, a gateway's auto-submitting form). */
+export const HtmlPage = Type.String({ description: 'An HTML page.' })
+
+/** A coded error: JSON for programs, a page for browsers (Accept: text/html). */
+export const ErrorReply = {
+  description: 'A coded error (PAYWIRE_ERR_*): JSON, or an HTML page when the client prefers text/html.',
+  content: { 'application/json': { schema: ErrorResponse }, 'text/html': { schema: HtmlPage } }
+}
+
+const CheckError = Type.Optional(Type.String({ description: '"timeout", or the error\'s code (ECONNREFUSED, PAYWIRE_ERR_STORAGE_UNAVAILABLE); never its message.' }))
+const LatencyMs = Type.Optional(Type.Integer({ minimum: 0, description: 'How long the check took (ms).' }))
+
+/** Paywire.health()'s report (engine/setup/health.ts), as the health route answers it with 200 or 503. */
+export const HealthReportSchema = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]),
+  checkedAt: Type.String({ format: 'date-time' }),
+  checks: Type.Object({
+    storage: Type.Object({
+      status: Type.Union([Type.Literal('ok'), Type.Literal('down'), Type.Literal('unchecked')]),
+      backend: Type.String({ description: 'The storage backend\'s class name.' }),
+      latencyMs: LatencyMs,
+      error: CheckError
+    }),
+    events: Type.Object({
+      status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]),
+      delivering: Type.Boolean(),
+      backlog: Type.Integer({ minimum: 0, description: 'Payments with an event due now (counted up to 1000).' }),
+      oldestDueMs: Type.Integer({ minimum: 0, description: 'How long the oldest due event has waited (ms).' }),
+      dead: Type.Integer({ minimum: 0, description: 'Events that failed every attempt (paywire.events.dead()).' }),
+      latencyMs: LatencyMs,
+      error: CheckError
+    })
+  })
+}, { description: 'What was checked; 200 when ok or degraded, 503 when down.' })

@@ -107,4 +107,10 @@ export class PostgresOutbox implements Outbox {
       WHERE dead_at IS NOT NULL ORDER BY dead_at DESC, seq DESC LIMIT $1`, [limit]))
     return rows.map(entryOf)
   }
+
+  /** At most DEAD_EVENTS_KEPT rows are dead: counting them stays small. */
+  async deadCount (): Promise<number> {
+    const { rows } = await guarded(this.pool.query<{ count: string }>(`SELECT count(*) AS count FROM ${this.#s}.outbox WHERE dead_at IS NOT NULL`))
+    return Number(rows[0]?.count)
+  }
 }

@@ -99,6 +99,11 @@ export class PostgresStorageBackend extends StorageBackend {
     }
   }
 
+  /** SELECT 1 through the backend's pool (health reports: a closed port fails at once, a silent server is bounded by health's timeout). */
+  override async ping (): Promise<void> {
+    await this.pool.query('SELECT 1')
+  }
+
   /** Events in the schema's outbox table, inserted by the commit function (migration 2). */
   override get outbox (): PostgresOutbox {
     return super.outbox as PostgresOutbox

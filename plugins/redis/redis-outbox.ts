@@ -132,6 +132,10 @@ export class RedisOutbox implements Outbox {
     return entries.map((entry) => JSON.parse(entry) as OutboxEntry)
   }
 
+  async deadCount (): Promise<number> {
+    return await guarded(this.client.llen(this.deadKey))
+  }
+
   /** Marks due every partition whose outbox list holds events (a Cluster's lost marks). */
   async recover (): Promise<void> {
     if (!this.client.isCluster) return

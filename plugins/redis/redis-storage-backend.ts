@@ -84,6 +84,11 @@ export class RedisStorageBackend extends StorageBackend {
     return `RedisStorageBackend { keyPrefix: '${this.keyPrefix}', client: Redis { status: '${this.client.status}' } }`
   }
 
+  /** PING through the backend's own client (a Cluster pings one of its masters). */
+  override async ping (): Promise<void> {
+    await this.client.ping()
+  }
+
   override createIdempotencyStore (namespace: string): RedisIdempotencyStore {
     return new RedisIdempotencyStore(this.client, this.keyPrefix, namespace)
   }

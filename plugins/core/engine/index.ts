@@ -106,6 +106,10 @@ export { HttpRequestVerifier, type VerifiableRequest } from './security/http-req
 export { HttpClient, UndiciHttpClient, type HttpRequest, type HttpResponse as HttpClientResponse } from './http-client.ts'
 export { Logger, NullLogger } from './observability/logger.ts'
 export {
+  BACKLOG_COUNTED, DEFAULT_HEALTH_TIMEOUT_MS, DEFAULT_MAX_EVENT_LAG_MS, HEALTH_OPTION_NAMES, checkHealth, healthOptions,
+  type EventsHealth, type HealthOptions, type HealthReport, type HealthStatus, type HealthSubjects, type StorageHealth
+} from './setup/health.ts'
+export {
   PAYWIRE_TRACER_NAME, SPAN_ACTION, SPAN_EVENT_DISPATCH, SPAN_GATEWAY_EXECUTE, SPAN_STORAGE_COMMIT,
   observeProviderCall, traceEventDispatch, type ProviderCall
 } from './observability/telemetry.ts'

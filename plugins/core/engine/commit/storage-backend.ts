@@ -60,6 +60,13 @@ export abstract class StorageBackend {
   createIdempotencyStore? (namespace: string): IdempotencyStore
 
   /**
+   * Resolves when the backend's store answers (Redis: PING, PostgreSQL: SELECT 1); rejects or
+   * never settles when it does not (Paywire.health() bounds the wait). Optional: a backend
+   * without it is reported `unchecked` by health().
+   */
+  ping? (): Promise<void>
+
+  /**
    * Where commits store their events until delivered (the transactional outbox). Backends
    * with atomic commits override createOutbox() and write the events in the commit itself;
    * the default keeps them in process memory.
@@ -93,6 +100,9 @@ export class MemoryStorageBackend extends StorageBackend {
   }
 
   /** One store per namespace, shared by every Paywire on this backend, as Redis and PostgreSQL share theirs. */
+  /** Process memory always answers. */
+  override async ping (): Promise<void> {}
+
   override createIdempotencyStore (namespace: string): MemoryIdempotencyStore {
     let store = this.#idempotency.get(namespace)
     if (store === undefined) this.#idempotency.set(namespace, store = new MemoryIdempotencyStore())

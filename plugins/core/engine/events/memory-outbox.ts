@@ -84,6 +84,10 @@ export class MemoryOutbox implements Outbox {
     return this.#dead.slice(0, limit).map((entry) => ({ ...entry }))
   }
 
+  async deadCount (): Promise<number> {
+    return this.#dead.length
+  }
+
   #holds (lease: OutboxLease): boolean {
     const held = this.#leases.get(lease.partition)
     return held?.id === lease.id && held.expiresAt > this.#now()

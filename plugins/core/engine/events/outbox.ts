@@ -47,6 +47,8 @@ export interface Outbox {
   release (lease: OutboxLease): Promise<void>
   /** Events that failed every attempt, newest first (at most DEAD_EVENTS_KEPT are kept). */
   dead (limit?: number): Promise<OutboxEntry[]>
+  /** How many dead events are kept, without reading them (health reports). Optional: dead() is counted without it. */
+  deadCount? (): Promise<number>
   /**
    * Finds events whose due mark was lost (a store whose due index cannot be written in the
    * commit itself: a Redis Cluster). Called when delivery starts and every recoverIntervalMs.

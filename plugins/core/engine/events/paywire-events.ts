@@ -129,6 +129,11 @@ export class PaywireEvents {
     this.wake([record.partition])
   }
 
+  /** Started and not closed: delivering what commits store (health reports it). */
+  get delivering (): boolean {
+    return this.#started && !this.#closed
+  }
+
   /** Starts delivering (the core plugin does it once the application is ready): before that, events wait in the outbox. */
   start (): void {
     if (this.#started || this.#closed) return

@@ -17,6 +17,7 @@ import type { TokenStorage } from '../security/token-storage.ts'
 import type { ModelClass, Storage } from '../storage/storage.ts'
 import type { StorageRegistry } from '../storage/storage-registry.ts'
 import type { StorageBackend } from '../commit/storage-backend.ts'
+import { checkHealth, type HealthOptions, type HealthReport } from './health.ts'
 
 export interface PaywireParts {
   container: ServiceContainer
@@ -193,6 +194,18 @@ export class Paywire {
   /** The dispatcher: start(), drain(), idle(), dead(), and the outbox it delivers from. */
   get events (): PaywireEvents {
     return this.#parts.events
+  }
+
+  /**
+   * Can this instance take payments? Pings the storage backend and reads the event outbox
+   * (backlog, oldest due event, dead events), each bounded by `timeoutMs` (default 1000):
+   * `down` when the storage or the outbox does not answer, `degraded` when events are not
+   * being delivered, else `ok`. The report holds names, counts and error codes, never a
+   * connection string (docs/operations.md).
+   */
+  async health (options?: HealthOptions): Promise<HealthReport> {
+    const events = this.#parts.events
+    return await checkHealth({ backend: this.#parts.backend, outbox: events.outbox, delivering: () => events.delivering }, options)
   }
 
   getTokenFactory (): GenericTokenFactory {
