@@ -38,13 +38,18 @@ interface PaymentState {
   afterUrl: string | null
 }
 
+const UNKNOWN_STATE: PaymentState = { charge: 'unknown', tokenAlive: false, afterUrl: null }
+
 /**
  * What the payment behind the request's token says about money after a failure. Any
  * failure to find out (the store is down too) is "unknown": the page never guesses.
  */
-async function paymentState (paywire: Paywire, request: FastifyRequest): Promise<PaymentState | undefined> {
+async function paymentState (paywire: Paywire, request: FastifyRequest, error: FastifyError): Promise<PaymentState | undefined> {
   const hash = (request.params as Record<string, unknown> | undefined)?.token
   if (typeof hash !== 'string') return undefined
+  // The storage failed the request: asking it again would hold the page for another command
+  // timeout, past the bound within which a 503 is promised (docs/consistency.md).
+  if (kindOf(error) === 'unavailable') return UNKNOWN_STATE
   try {
     const token = await paywire.getTokenStorage().find(hash)
     if (token === null) return undefined
@@ -54,7 +59,7 @@ async function paymentState (paywire: Paywire, request: FastifyRequest): Promise
     return { charge, tokenAlive: true, afterUrl: token.afterUrl }
   } catch (error) {
     request.log.warn({ err: error }, 'paywire: the payment status could not be read for the error page')
-    return { charge: 'unknown', tokenAlive: false, afterUrl: null }
+    return UNKNOWN_STATE
   }
 }
 
@@ -103,7 +108,7 @@ async function pageContent (error: FastifyError, statusCode: number, code: strin
   }
   const provider = kind === undefined ? undefined : PROVIDER_PAGES[kind]
   // Whatever its status (a declined card is a 402), the provider's answer needs what the payment says about money.
-  const state = statusCode >= 409 || provider !== undefined ? await paymentState(options.paywire, request) : undefined
+  const state = statusCode >= 409 || provider !== undefined ? await paymentState(options.paywire, request, error) : undefined
   const path = options.publicUrl(request).split('?')[0] as string
   const retryUrl = state?.tokenAlive === true && state.charge === 'not-charged' && RETRYABLE_KINDS.has(routeKind(request) ?? '') ? path : undefined
   const doneUrl = state?.afterUrl !== null && state?.afterUrl !== undefined && state.charge !== 'not-charged' ? state.afterUrl : undefined

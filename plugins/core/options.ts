@@ -63,9 +63,9 @@ export interface PaywirePluginOptions {
   /** Overrides or adds storages by model class. */
   storages?: Array<[ModelClass, Storage]>
   /**
-   * How long a request's claim on a payment lasts unless renewed (ms, default 30000). It is
-   * renewed every third of it while the gateway runs, so it only bounds how long a crashed
-   * request keeps the payment's other requests waiting.
+   * How long a request's claim on a payment lasts unless renewed (its lease, ms, default 6000).
+   * It is renewed every third of it while the request runs, so it only bounds how long a
+   * request whose process died keeps the payment's other requests waiting.
    */
   claimTtlMs?: number
   /** Set false to register your own routes. Default true. */

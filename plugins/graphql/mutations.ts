@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import {
-  ArrayObject, Cancel, Payment, Refund, errorCodes, getCurrency, type Generic, type HumanStatusValue
+  ArrayObject, Cancel, Payment, Refund, errorCodes, getCurrency, kindOf, type Generic, type HumanStatusValue
 } from '../core/engine/index.ts'
 import { assertAuthorized, idempotencyKeyOf, loaderOf, logOf, type Context, type Runtime } from './context.ts'
 import { answer, withDefaultFields, withFields } from './errors.ts'
@@ -125,7 +125,9 @@ async function change (runtime: Runtime, context: Context, id: string, operation
     if (!result.changed) throw notAllowed()
   } catch (error) {
     // The executor releases the claim itself; this is for the checks that failed before it ran.
-    await tokens.releaseClaim(claim).catch(() => {})
+    // Not awaited when the storage failed: the answer would wait out its timeout once more.
+    const released = tokens.releaseClaim(claim).catch(() => {})
+    if (kindOf(error) !== 'unavailable') await released
     throw error
   }
   const changed = result.request.firstModel as Payment

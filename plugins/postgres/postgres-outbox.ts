@@ -72,6 +72,12 @@ export class PostgresOutbox implements Outbox {
     return rows.length === 1 ? { partition, id } : null
   }
 
+  async renew (lease: OutboxLease, ttlMs: number): Promise<boolean> {
+    const { rowCount } = await guarded(this.pool.query(`UPDATE ${this.#s}.outbox_leases SET expires_at = clock_timestamp() + $3 * interval '1 millisecond'
+      WHERE partition = $1 AND id = $2 AND expires_at > clock_timestamp()`, [lease.partition, lease.id, ttlMs]))
+    return rowCount === 1
+  }
+
   async head (lease: OutboxLease): Promise<OutboxEntry | null> {
     const { rows } = await guarded(this.pool.query<Row>(`SELECT id, partition, type, event, attempts, due_ms, last_error FROM ${this.#s}.outbox
       WHERE partition = $1 AND dead_at IS NULL ORDER BY seq LIMIT 1`, [lease.partition]))

@@ -111,3 +111,24 @@ export async function guarded<T> (call: Promise<T>): Promise<T> {
     throw unavailable(error)
   }
 }
+
+const SETTLED_GUARD = Symbol.for('paywire.redis.dropSettledCommands')
+
+/**
+ * Keeps a client from writing a command its caller already gave up on. ioredis queues the
+ * commands issued while it reconnects and sends again those in flight when a connection
+ * dropped; `commandTimeout` rejects them on time but leaves them queued, so a commit answered
+ * 503 ("nothing was written") would still be written once the connection came back, seconds
+ * or minutes later. A command already settled is skipped instead. Installed once per client.
+ */
+export function dropSettledCommands (client: RedisClient): void {
+  const target = client as Redis & { [SETTLED_GUARD]?: true }
+  if (target[SETTLED_GUARD] === true) return
+  Object.defineProperty(target, SETTLED_GUARD, { value: true })
+  const sendCommand = target.sendCommand
+  type Command = Parameters<typeof sendCommand>[0]
+  target.sendCommand = function paywireSendUnsettled (this: Redis, command: Command, ...rest: unknown[]) {
+    if (command.isSettled) return command.promise
+    return (sendCommand as (...args: unknown[]) => unknown).call(this, command, ...rest)
+  } as typeof sendCommand
+}

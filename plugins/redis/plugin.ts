@@ -20,7 +20,11 @@ declare module 'fastify' {
 export interface PaywireRedisOptions extends RedisStorageBackendOptions {
   /** Default: REDIS_URL, else redis://127.0.0.1:6379. */
   url?: string
-  /** Bring your own ioredis client (a Redis or a Cluster); it is left open on close unless closeClient is set. */
+  /**
+   * Bring your own ioredis client (a Redis or a Cluster); it is left open on close unless
+   * closeClient is set. Paywire makes it drop, rather than send after a reconnection, a
+   * command that already failed its caller (its commandTimeout ran out).
+   */
   client?: Redis | Cluster
   closeClient?: boolean
   /**

@@ -42,6 +42,11 @@ const RELEASE_SCRIPT = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`
 
+/* Extends the lease only for the dispatcher holding it.   KEYS: lease   ARGV: lease id, ms */
+const RENEW_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`
+
 export class RedisOutbox implements Outbox {
   readonly client: RedisClient
   readonly keyPrefix: string
@@ -49,6 +54,7 @@ export class RedisOutbox implements Outbox {
   readonly deadKey: string
   readonly #settle: ScriptCall<number>
   readonly #release: ScriptCall<number>
+  readonly #renew: ScriptCall<number>
 
   constructor (client: RedisClient, keyPrefix: string) {
     this.client = client
@@ -59,6 +65,7 @@ export class RedisOutbox implements Outbox {
     this.deadKey = `${keyPrefix}{outbox}:dead`
     this.#settle = defineScript(client, 'paywireOutboxSettle', 2, SETTLE_SCRIPT)
     this.#release = defineScript(client, 'paywireOutboxRelease', 1, RELEASE_SCRIPT)
+    this.#renew = defineScript(client, 'paywireOutboxRenew', 1, RENEW_SCRIPT)
   }
 
   listKey (partition: string): string {
@@ -94,6 +101,10 @@ export class RedisOutbox implements Outbox {
   async lease (partition: string, ttlMs: number): Promise<OutboxLease | null> {
     const id = newClaimId()
     return await guarded(this.client.set(this.leaseKey(partition), id, 'PX', ttlMs, 'NX')) === 'OK' ? { partition, id } : null
+  }
+
+  async renew (lease: OutboxLease, ttlMs: number): Promise<boolean> {
+    return await guarded(this.#renew(this.leaseKey(lease.partition), lease.id, ttlMs)) === 1
   }
 
   async head (lease: OutboxLease): Promise<OutboxEntry | null> {

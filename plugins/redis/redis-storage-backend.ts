@@ -3,7 +3,7 @@ import {
   StorageBackend, assertTokenTtls,
   type CommitSet, type ModelClass, type Storage, type StorageOptions, type TokenStorage, type TokenTtls, hideConnection
 } from '../core/engine/index.ts'
-import type { RedisClient } from './keys.ts'
+import { dropSettledCommands, type RedisClient } from './keys.ts'
 import { commitOnRedis } from './redis-commit.ts'
 import { RedisOutbox } from './redis-outbox.ts'
 import { RedisIdempotencyStore } from './redis-idempotency-store.ts'
@@ -38,6 +38,8 @@ export class RedisStorageBackend extends StorageBackend {
     this.client = client
     // Its options hold the server's password: out of inspect() and JSON of this object.
     hideConnection(this, 'client')
+    // A command that timed out is never sent later: a 503 means nothing was written.
+    dropSettledCommands(client)
     this.keyPrefix = options.keyPrefix ?? 'paywire:'
     this.#tokenTtl = assertTokenTtls(options.tokenTtl ?? {}, 'tokenTtl')
     this.#indexes = { ...DEFAULT_INDEXES, ...options.indexes }

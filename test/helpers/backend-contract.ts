@@ -10,6 +10,7 @@ import {
   type Storage, type StorageBackend, type TokenStorage
 } from '../../plugins/core/engine/index.ts'
 import { FnAction } from './engine.ts'
+import { claimLeaseContract } from './claim-lease-contract.ts'
 import { claimRaceContract } from './claim-race-contract.ts'
 import { notificationContract } from './notification-contract.ts'
 import { outboxContract } from './outbox-contract.ts'
@@ -49,6 +50,7 @@ export function backendContract (t: Test, make: (t: any) => Promise<BackendUnder
   outboxContract(t, make)
   notificationContract(t, make)
   claimRaceContract(t, make)
+  claimLeaseContract(t, make)
   t.test('contract: versions start at 1 and grow by one per write', async (t: any) => {
     const { payments } = await make(t)
     const payment = await stored(payments, 'first')

@@ -5,7 +5,7 @@
  * backendContract() on every backend.
  */
 import {
-  Identity, PaymentStateReader, PaywireEvents, UnitOfWork, describeWrites,
+  Identity, PaymentStateReader, PaywireEvents, UnitOfWork, describeWrites, partitionOf,
   type HumanStatusValue, type Logger, type Payment, type PaymentEvent, type PaymentState, type StorageBackend
 } from '../../plugins/core/engine/index.ts'
 import type { BackendUnderTest } from './backend-contract.ts'
@@ -151,6 +151,60 @@ export function outboxContract (t: Test, make: (t: any) => Promise<BackendUnderT
     t.equal(await outbox.head(lease!), null)
     await outbox.release(lease!)
     t.same(await outbox.due(Date.now(), 100), [], 'nothing due once delivered: delivered events are not kept')
+  })
+
+  t.test('contract: a dispatcher renews its lease while a payment\'s slow handlers run: no other dispatcher takes the batch', async (t: any) => {
+    const under = await make(t)
+    const payment = await newPayment(under, 'SLOW-1')
+    const { outbox } = under.backend
+    // Renewed every 300 ms: only a dispatcher stalled for 600 ms (a loaded machine) would lose it.
+    const LEASE_MS = 900
+    // The renewals' and the pollers' timers do not keep a process alive (a server does): the test must.
+    const alive = setInterval(() => {}, 1000)
+    t.teardown(() => clearInterval(alive))
+    // A hook on the outbox's renewals: the handlers wait for them, not for the clock.
+    const renew = outbox.renew.bind(outbox)
+    let renewals = 0
+    let lost = false
+    let renewed = () => {}
+    outbox.renew = async (lease, ttlMs) => {
+      const held = await renew(lease, ttlMs)
+      if (held) renewals++
+      else lost = true
+      renewed()
+      return held
+    }
+    t.teardown(() => { outbox.renew = renew })
+    const slow = dispatcher(under.backend, t, { leaseMs: LEASE_MS, handlerTimeoutMs: 10_000 })
+    // Another instance, polling often: it takes the payment's events as soon as the lease lapses.
+    const other = dispatcher(under.backend, t, { leaseMs: LEASE_MS, pollIntervalMs: 10 })
+    const heard: Array<[string, string]> = []
+    let entered = () => {}
+    const inHandler = new Promise<void>((resolve) => { entered = resolve })
+    let taken: unknown = 'not asked'
+    slow.onAny(async (event) => {
+      heard.push(['slow', event.type])
+      entered()
+      // Two renewals per event, a third of the lease apart: the two events together outlast the lease.
+      const until = heard.length * 2
+      for (;;) {
+        if (renewals >= until || lost) break
+        await new Promise<void>((resolve) => { renewed = resolve })
+      }
+      if (heard.length === 2) taken = await outbox.lease(partitionOf('Payment', payment.id as string), 10_000)
+    })
+    other.onAny((event) => { heard.push(['other', event.type]) })
+    await setStatus(under, payment.id as string, 'captured')
+    await setStatus(under, payment.id as string, 'refunded')
+    slow.start()
+    await inHandler
+    other.start()
+    await slow.drain()
+    await other.drain()
+    t.same(heard, [['slow', 'payment.captured'], ['slow', 'payment.refunded']], 'both events by the dispatcher that held the lease, once, in order')
+    t.equal(lost, false, 'no renewal found the lease lost')
+    t.ok(renewals >= 4, `renewed ${renewals} times (about ${Math.round(renewals * LEASE_MS / 3)} ms of handlers, lease ${LEASE_MS} ms)`)
+    t.equal(taken, null, 'the lease was still held when another dispatcher asked for it, long after it would have lapsed')
   })
 
   t.test('contract: events outside a commit (money.unmatched) are stored and delivered like the others', async (t: any) => {

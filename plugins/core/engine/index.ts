@@ -94,7 +94,7 @@ export { MemoryStorage } from './storage/memory-storage.ts'
 export { StorageRegistry } from './storage/storage-registry.ts'
 
 export {
-  TokenStorage, DEFAULT_TOKEN_TTL_SECONDS, assertTokenTtls, newClaimId, tokenTtlSeconds, tokenUsedError,
+  TokenStorage, DEFAULT_TOKEN_TTL_SECONDS, CLAIM_HOLDER, assertTokenTtls, claimHolder, newClaimId, tokenTtlSeconds, tokenUsedError,
   type Claim, type TokenClaim, type TokenTtls, type UsedToken
 } from './security/token-storage.ts'
 export { affinityTag, AFFINITY_TAG_LENGTH } from './random.ts'

@@ -3,7 +3,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify'
 import {
-  ArrayObject, Authorize, BaseGetStatus, Cancel, Capture, CoreGatewayFactory, Convert, GetHttpRequest, GatewayAwareAction,
+  ArrayObject, Authorize, BaseGetStatus, Cancel, Capture, Checkpoint, CoreGatewayFactory, Convert, GetHttpRequest, GatewayAwareAction,
   LocateNotification, Notify, Payment, Refund, Sync, paywire, type ActionEntry, type ContainerConfiguration, type HttpRequestData,
   type PaywirePluginOptions, type Reply, type Token
 } from '../../../plugins/core/index.ts'
@@ -19,6 +19,8 @@ export interface Script {
   calls: Record<string, number>
   /** Holds the capture action until released, to test concurrency. */
   gate?: Promise<void>
+  /** After the gate, records a request id and takes a checkpoint, as a gateway does before a provider call. */
+  checkpoint?: boolean
   /** Thrown by the next request after it touched the model, then cleared. */
   error?: Error
 }
@@ -52,6 +54,10 @@ class ScriptedAction extends GatewayAwareAction {
     await this.gateway.execute(http)
     this.script.seen.push({ ...http })
     if (this.script.gate !== undefined) await this.script.gate
+    if (this.script.checkpoint === true && request.model instanceof ArrayObject) {
+      request.model.set('requestId', `${kind}-1`)
+      await this.gateway.execute(new Checkpoint())
+    }
     const error = this.script.error
     if (error !== undefined) {
       this.script.error = undefined

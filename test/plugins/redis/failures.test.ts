@@ -68,6 +68,9 @@ t.test('Redis out of memory at the commit: a coded 503, nothing half-written, th
   t.notMatch(failed.body, /ORDER-1|"details"/, 'the record the script carried is not in the answer')
   t.equal(decodeRecord(await own.admin.get(recordKey(prefix, 'Payment', payment.id as string)) as string).version, 1, 'the payment was not written')
   t.notMatch(await own.admin.get(tokenKey(prefix, token.hash)), /^used:/, 'the token was not used up')
+  // The 503 does not wait for the release (it is sent after the failed commit, on the app's
+  // connection): a PING on that connection answers once Redis has run it.
+  await redis.ping()
   t.same(await own.admin.keys('*:claim'), [], 'the claim was released')
 
   await own.admin.config('SET', 'maxmemory', '0')

@@ -16,6 +16,14 @@ t.test('the token storage shares the client and prefix and takes the configured 
   t.ok(ttl > 80 && ttl <= 90, `capture tokens live 90 s (${ttl})`)
 })
 
+t.test('backends sharing a client install its guard against late commands once', async (t) => {
+  const first = new RedisStorageBackend(client, { keyPrefix: prefix })
+  const guarded = first.client.sendCommand
+  new RedisStorageBackend(client, { keyPrefix: `${prefix}other:` }) // eslint-disable-line no-new
+  t.equal(client.sendCommand, guarded, 'not wrapped twice')
+  t.equal(await client.ping(), 'PONG', 'commands still go through')
+})
+
 t.test('payments and payouts are indexed on their lookup fields by default', async (t) => {
   const keyPrefix = `${prefix}defaults:`
   const backend = new RedisStorageBackend(client, { keyPrefix })

@@ -10,13 +10,16 @@ export interface EventDeliveryOptions {
   retryMaxMs?: number
   /** How often the outbox is read for events other instances committed or a crash left (ms). Default 1000. */
   pollIntervalMs?: number
-  /** How long an instance holds a payment's events while delivering them (ms). Default 30000. */
+  /**
+   * How long an instance holds a payment's events unless it renews the lease (ms): renewed every
+   * third of it while handlers run, it bounds how long a dead instance keeps them. Default 30000.
+   */
   leaseMs?: number
   /** How long close() waits for handlers in flight (ms). Default 10000. */
   closeTimeoutMs?: number
   /**
    * How long one handler may take with one event (ms) before the attempt counts as failed
-   * (retried like a throw, logged at warn). Keep it below leaseMs. Default 5000.
+   * (retried like a throw, logged at warn). Default 5000.
    */
   handlerTimeoutMs?: number
   /**

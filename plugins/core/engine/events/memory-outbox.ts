@@ -53,6 +53,12 @@ export class MemoryOutbox implements Outbox {
     return { partition, id }
   }
 
+  async renew (lease: OutboxLease, ttlMs: number): Promise<boolean> {
+    if (!this.#holds(lease)) return false
+    this.#leases.set(lease.partition, { id: lease.id, expiresAt: this.#now() + ttlMs })
+    return true
+  }
+
   async head (lease: OutboxLease): Promise<OutboxEntry | null> {
     const head = this.#partitions.get(lease.partition)?.[0]
     return head === undefined ? null : { ...head }

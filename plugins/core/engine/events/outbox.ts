@@ -40,6 +40,11 @@ export interface Outbox {
   nextDueAt (): Promise<number | null>
   /** Takes the partition for `ttlMs`, or null when another dispatcher holds it. */
   lease (partition: string, ttlMs: number): Promise<OutboxLease | null>
+  /**
+   * Extends a lease its dispatcher still holds to `ttlMs` from now (the dispatcher does it
+   * every third of the lease while handlers run); false once it lapsed or another holds it.
+   */
+  renew (lease: OutboxLease, ttlMs: number): Promise<boolean>
   /** The partition's oldest waiting event (its order is the commit order), or null. */
   head (lease: OutboxLease): Promise<OutboxEntry | null>
   /** Records what became of the head event; false when the lease was lost (nothing changed). */

@@ -296,6 +296,7 @@ export class PaywireEvents {
       const lease = await this.#outbox.lease(partition, this.#options.leaseMs)
       // Held by another instance: it delivers, and marks what it leaves due.
       if (lease === null) return
+      const renewal = this.#keep(lease)
       try {
         while (!this.#closed) {
           const entry = await this.#outbox.head(lease)
@@ -312,6 +313,7 @@ export class PaywireEvents {
           }
         }
       } finally {
+        clearInterval(renewal)
         await this.#release(lease)
       }
     } catch (error) {
@@ -324,6 +326,23 @@ export class PaywireEvents {
         this.#wakeAt(next)
       }
     }
+  }
+
+  /**
+   * Renews the lease every third of leaseMs while the payment's handlers run, so a slow batch
+   * (each handler within handlerTimeoutMs) keeps it however long it takes, and only a dispatcher
+   * that died lets it lapse. A renewal that finds it lost changes nothing here: the settle
+   * that follows is refused, and the loop ends.
+   */
+  #keep (lease: OutboxLease): NodeJS.Timeout {
+    const leaseMs = this.#options.leaseMs
+    const timer = setInterval(() => {
+      // A failed renewal (the storage down) is tried again at the next tick.
+      this.#outbox.renew(lease, leaseMs).catch(() => {})
+    }, Math.max(1, Math.floor(leaseMs / 3)))
+    // Deliveries in flight must not keep a process alive by themselves.
+    timer.unref()
+    return timer
   }
 
   async #release (lease: OutboxLease): Promise<void> {

@@ -1,5 +1,5 @@
 import { isErrorCode } from '../errors.ts'
-import { isClientFailure } from '../errors-kind.ts'
+import { isClientFailure, kindOf } from '../errors-kind.ts'
 import type { Gateway } from './gateway.ts'
 import type { Logger } from '../observability/logger.ts'
 import { Identity } from '../model/identity.ts'
@@ -14,8 +14,12 @@ import type { StorageRegistry } from '../storage/storage-registry.ts'
 import { describeGatewayRequest, runInSpan, startGatewayExecuteSpan } from '../observability/telemetry.ts'
 import { UnitOfWork, type UnitOfWorkParts } from '../commit/unit-of-work.ts'
 
-/** How long a claim lasts unless renewed; it is renewed every third of it while the gateway runs. */
-export const DEFAULT_CLAIM_TTL_MS = 30_000
+/**
+ * How long a claim lasts unless renewed (its lease); it is renewed every third of it while the
+ * request runs. Short, so that a holder that died (SIGKILL, a crashed host) keeps its
+ * payments busy for seconds; long enough that two renewals in a row must fail to lose it.
+ */
+export const DEFAULT_CLAIM_TTL_MS = 6000
 /** How often a request that lost a compare-and-set reads the payment again and re-runs. */
 export const DEFAULT_EXCLUSIVE_ATTEMPTS = 3
 
@@ -108,7 +112,12 @@ export class ExclusiveExecutor {
         }
       }
     } catch (error) {
-      await tokenStorage.releaseClaim(claim).catch(() => {})
+      const released = tokenStorage.releaseClaim(claim).catch(() => {})
+      // When the storage itself failed the request (down, silent, full), waiting for the
+      // release would hold the answer for another command timeout: the 503 is promised within
+      // one. The release is still sent (on Redis after the failed command, on the same
+      // connection, so the buyer's retry finds it applied) and the lease lapses if it is lost.
+      if (kindOf(error) !== 'unavailable') await released
       throw error
     } finally {
       heartbeat.stop()
@@ -130,7 +139,9 @@ export class ExclusiveExecutor {
     } catch (error) {
       // What the gateway recorded before it failed (a provider's refusal) is kept; a stale
       // copy (a lost compare-and-set, a lost claim) is not written at all.
-      if (!isErrorCode(error, 'PAYWIRE_ERR_CONCURRENT_UPDATE') && !isErrorCode(error, 'PAYWIRE_ERR_CLAIM_LOST')) {
+      // Nor when the storage failed the gateway (a checkpoint it could not store): the commit
+      // would wait out the same outage, and a failed checkpoint means no provider call was made.
+      if (!isErrorCode(error, 'PAYWIRE_ERR_CONCURRENT_UPDATE') && !isErrorCode(error, 'PAYWIRE_ERR_CLAIM_LOST') && kindOf(error) !== 'unavailable') {
         // The request's own error is the answer; a commit failing after it is logged beside it,
         // unless the payment changed under the request: then it runs again on the fresh one.
         try {
@@ -155,14 +166,18 @@ function loggableClaimKey (key: string): string {
   return key.startsWith('token:') ? `token:${tokenPrefix(key.slice('token:'.length))}` : key
 }
 
-/** Renews a claim every third of its lifetime while a request runs; a failed renewal marks the unit's claim lost. */
+/**
+ * Renews a claim every third of its lifetime while a request runs. A renewal that finds the
+ * claim gone marks the unit's claim lost; one the storage failed (a blip) says nothing about it:
+ * the lease still runs, the next renewal tells, and the commit checks the claim anyway.
+ */
 class Heartbeat {
   unit: UnitOfWork | undefined
   readonly #timer: NodeJS.Timeout
 
   constructor (tokens: TokenStorage, claim: Claim, ttlMs: number) {
     this.#timer = setInterval(() => {
-      tokens.renewClaim(claim, ttlMs).then((held) => { if (!held) this.unit?.markClaimLost() }, () => this.unit?.markClaimLost())
+      tokens.renewClaim(claim, ttlMs).then((held) => { if (!held) this.unit?.markClaimLost() }, () => {})
     }, Math.max(1, Math.floor(ttlMs / 3)))
     // A request in flight must not keep the process alive by itself.
     this.#timer.unref()

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os'
 import { generateLockId } from '../random.ts'
 import { PAYWIRE_ERR_INVALID_OPTION, PAYWIRE_ERR_PAYMENT_BUSY, PAYWIRE_ERR_TOKEN_USED } from '../errors.ts'
 import type { Identity } from '../model/identity.ts'
@@ -41,7 +42,9 @@ export function assertTokenTtls (ttls: TokenTtls, option: string): TokenTtls {
 /**
  * The right of one request to change one payment (one model): while a claim is held, no
  * other request that asks for the same key gets one. `id` is unguessable and per claim, so
- * a request whose claim expired can never release or renew its successor's.
+ * a request whose claim expired can never release or renew its successor's; it starts with
+ * its holder's identity (claimHolder()). A claim is a lease: it lapses unless its holder
+ * renews it, so a holder that died frees the payment within one lease.
  */
 export interface Claim {
   readonly key: string
@@ -68,9 +71,23 @@ export function tokenUsedError (used: UsedToken, targetUrl?: string): Error & { 
   return Object.assign(new PAYWIRE_ERR_TOKEN_USED(), { afterUrl: used.afterUrl }, targetUrl === undefined ? {} : { targetUrl })
 }
 
-/** An unguessable claim id. */
+/**
+ * This process as the holder of the claims (and event leases) it takes: its host, its pid and
+ * a random incarnation (containers all run as pid 1, and a restarted process may get its
+ * predecessor's pid). It starts every id newClaimId() makes, so a claim read in the store
+ * (`redis-cli GET …:claim`, the claims table) says which instance holds it.
+ */
+export const CLAIM_HOLDER = `${hostname().replace(/[^\w.-]/g, '_')}:${process.pid}:${generateLockId().slice(0, 6)}`
+
+/** An unguessable claim id, made of its holder (CLAIM_HOLDER) and 16 random characters: `<holder>/<random>`. */
 export function newClaimId (): string {
-  return generateLockId()
+  return `${CLAIM_HOLDER}/${generateLockId()}`
+}
+
+/** Who took a claim (or an event lease): the holder part of its id; '' for an id made otherwise. */
+export function claimHolder (id: string): string {
+  const slash = id.lastIndexOf('/')
+  return slash < 0 ? '' : id.slice(0, slash)
 }
 
 /**

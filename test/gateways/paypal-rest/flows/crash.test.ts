@@ -102,7 +102,7 @@ t.test('Redis out of memory at each commit: refused whole, the claim released, t
   const redis = await startRedisServer(t)
   for (const step of STEPS) {
     await t.test(step.name, async (t) => {
-      const { shop, backend, prefix } = await scene(t, redis.url)
+      const { shop, backend, prefix, client } = await scene(t, redis.url)
       const { id, url, captureUrl } = await urlFor(shop, step)
       let before: Snapshot | undefined
       backend.trap(step.at, async () => {
@@ -118,6 +118,9 @@ t.test('Redis out of memory at each commit: refused whole, the claim released, t
       t.equal(failed.status, 503)
       t.match(JSON.parse(failed.body), { code: 'PAYWIRE_ERR_STORAGE_UNAVAILABLE' })
       t.same(await snapshot(redis, prefix, id, captureUrl), before, 'nothing half-written: the record and the token as before the commit')
+      // The 503 does not wait for the release (sent after the failed commit on the shop's
+      // connection): a PING on that connection answers once Redis has run it.
+      await client.ping()
       t.equal(await redis.admin.exists(claimKey(prefix, new Identity(id, 'Payment'))), 0, 'the claim was released')
       const counters = shop.paypal.simulator.counters()
       t.equal(step.visit === 'capture' ? counters.paymentsCreated : counters.paymentsExecuted, step.paypalDidIt ? 1 : 0,

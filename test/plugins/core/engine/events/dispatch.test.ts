@@ -246,3 +246,41 @@ t.test('eventsOf: a dispute opened and closed is an event each, beside the money
   t.notOk('dispute' in events[1], 'only dispute events carry a dispute')
   t.not(events[0].id, events[1].id)
 })
+
+t.test('a lease renewal the storage fails is tried again at the next tick: the slow handler keeps its payment\'s lease', async (t) => {
+  const outbox = new MemoryOutbox()
+  const calls: string[] = []
+  let renewed = () => {}
+  const renew = outbox.renew.bind(outbox)
+  outbox.renew = async (lease, ttlMs) => {
+    try {
+      // The first renewal meets a storage that is down.
+      if (calls.length === 0) throw new Error('storage down')
+      const held = await renew(lease, ttlMs)
+      calls.push(held ? 'renewed' : 'lost')
+      return held
+    } catch (error) {
+      calls.push('failed')
+      throw error
+    } finally {
+      renewed()
+    }
+  }
+  const logger = recordingLogger()
+  const events = new PaywireEvents(logger, { outbox, leaseMs: 600, handlerTimeoutMs: 10_000 })
+  t.teardown(() => events.close())
+  const alive = setInterval(() => {}, 1000)
+  t.teardown(() => clearInterval(alive))
+  let taken: unknown
+  events.on('money.unmatched', async () => {
+    // Four ticks, 200 ms apart: the lease (600 ms) would have lapsed without the later ones.
+    while (calls.length < 4) await new Promise<void>((resolve) => { renewed = resolve })
+    taken = await outbox.lease((await outbox.due(Date.now(), 10))[0] as string, 10_000)
+  })
+  await events.emit('money.unmatched', { gateway: 'paypal', provider: 'PayPal', resourceIds: { sale: 'S-1' } })
+  await events.drain()
+  t.same(calls.slice(0, 4), ['failed', 'renewed', 'renewed', 'renewed'])
+  t.equal(taken, null, 'still held by the dispatcher')
+  t.same(await outbox.dead(), [], 'delivered, not failed')
+  t.same(logger.lines.filter(([level]) => level !== 'debug'), [], 'nothing logged: the lease is the dispatcher\'s business')
+})

@@ -197,7 +197,7 @@ t.test('executeExclusive() runs a request on a stored payment by gateway name, a
   const read = await paywire.executeExclusive(paywire.getGateway('eu'), payment, (target) => new Sync(target))
   t.equal(read.changed, false, 'a status read changes nothing')
   t.equal(read.request.firstModel instanceof Payment, true)
-  t.equal(paywire.getExclusiveExecutor().claimTtlMs, 30_000)
+  t.equal(paywire.getExclusiveExecutor().claimTtlMs, 6000)
 })
 
 t.test('the claim lifetime is configurable, and refused when it is not a sensible number of milliseconds', async (t) => {
