@@ -43,8 +43,10 @@ export interface Outbox {
   /**
    * Extends a lease its dispatcher still holds to `ttlMs` from now (the dispatcher does it
    * every third of the lease while handlers run); false once it lapsed or another holds it.
+   * Optional, so an outbox written before it existed keeps working: without it, a batch whose
+   * handlers outlast the lease can be delivered again by another instance (at least once).
    */
-  renew (lease: OutboxLease, ttlMs: number): Promise<boolean>
+  renew? (lease: OutboxLease, ttlMs: number): Promise<boolean>
   /** The partition's oldest waiting event (its order is the commit order), or null. */
   head (lease: OutboxLease): Promise<OutboxEntry | null>
   /** Records what became of the head event; false when the lease was lost (nothing changed). */

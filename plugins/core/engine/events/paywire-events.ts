@@ -334,11 +334,13 @@ export class PaywireEvents {
    * that died lets it lapse. A renewal that finds it lost changes nothing here: the settle
    * that follows is refused, and the loop ends.
    */
-  #keep (lease: OutboxLease): NodeJS.Timeout {
+  #keep (lease: OutboxLease): NodeJS.Timeout | undefined {
+    if (this.#outbox.renew === undefined) return undefined
+    const renew = this.#outbox.renew.bind(this.#outbox)
     const leaseMs = this.#options.leaseMs
     const timer = setInterval(() => {
       // A failed renewal (the storage down) is tried again at the next tick.
-      this.#outbox.renew(lease, leaseMs).catch(() => {})
+      renew(lease, leaseMs).catch(() => {})
     }, Math.max(1, Math.floor(leaseMs / 3)))
     // Deliveries in flight must not keep a process alive by themselves.
     timer.unref()

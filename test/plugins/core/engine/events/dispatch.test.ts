@@ -2,7 +2,7 @@ import Fastify from 'fastify'
 import t from 'tap'
 import {
   Cancel, Capture, Logger, MemoryOutbox, MemoryStorage, Payment, PaymentStateReader, PaywireBuilder, PaywireEvents, Refund, classify, describeWrites, eventsOf,
-  type AnyPaywireEvent, type EventDeliveryOptions, type HumanStatusValue, type PaymentEvent, type PaymentState
+  type AnyPaywireEvent, type Outbox, type EventDeliveryOptions, type HumanStatusValue, type PaymentEvent, type PaymentState
 } from '../../../../../plugins/core/engine/index.ts'
 import { OfflineGatewayFactory } from '../../../../../gateways/offline/index.ts'
 import { paywire } from '../../../../../plugins/core/index.ts'
@@ -283,4 +283,26 @@ t.test('a lease renewal the storage fails is tried again at the next tick: the s
   t.equal(taken, null, 'still held by the dispatcher')
   t.same(await outbox.dead(), [], 'delivered, not failed')
   t.same(logger.lines.filter(([level]) => level !== 'debug'), [], 'nothing logged: the lease is the dispatcher\'s business')
+})
+
+t.test('an outbox without renew() (written before it existed) still delivers: the dispatcher keeps no renewal timer', async (t) => {
+  const memory = new MemoryOutbox()
+  const outbox: Outbox = {
+    append: (records) => memory.append(records),
+    due: (now, limit) => memory.due(now, limit),
+    nextDueAt: () => memory.nextDueAt(),
+    lease: (partition, ttlMs) => memory.lease(partition, ttlMs),
+    head: (lease) => memory.head(lease),
+    settle: (lease, entry, settlement) => memory.settle(lease, entry, settlement),
+    release: (lease) => memory.release(lease),
+    dead: () => memory.dead()
+  }
+  const events = new PaywireEvents(recordingLogger(), { outbox, leaseMs: 600, handlerTimeoutMs: 10_000 })
+  t.teardown(() => events.close())
+  const seen: unknown[] = []
+  events.on('money.unmatched', async (event) => { seen.push(event.resourceIds) })
+  await events.emit('money.unmatched', { gateway: 'paypal', provider: 'PayPal', resourceIds: { sale: 'S-2' } })
+  await events.drain()
+  t.same(seen, [{ sale: 'S-2' }])
+  t.same(await memory.dead(), [])
 })
