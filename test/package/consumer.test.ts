@@ -13,10 +13,12 @@ import { spawnUncovered } from '../helpers/child-process.ts'
  * application outside the repository, then a plain JavaScript shop run with plain node, the
  * same shop in strict TypeScript compiled against the shipped .d.ts, a type test of misuse,
  * and publint and arethetypeswrong on the tarball. One pack and one install serve them all.
- * Runs on whatever node runs tap: .ci/run runs this file again on Node 24.
+ * The shops and the bin run on the node that runs tap, and on every node binary
+ * PAYWIRE_CONSUMER_NODES lists (colon-separated paths: .ci/run gives Node 24), from the same
+ * tarball and install.
  */
 t.setTimeout(600_000)
-t.comment(`consumer tests on Node ${process.version}`)
+const NODES = [process.execPath, ...(process.env.PAYWIRE_CONSUMER_NODES ?? '').split(':').filter((path) => path !== '')]
 
 /** A subtest's t (the last overload of t.test takes only the callback). */
 type Test = Parameters<Parameters<typeof t.test>[0]>[0]
@@ -73,7 +75,7 @@ t.test('the tarball holds the build and the documentation, nothing the repositor
 })
 
 /** Starts a shop (`node <file>` in the app), takes one payment prepare → capture → done over HTTP, stops it. */
-async function takeOnePayment (t: Test, file: string): Promise<void> {
+async function takeOnePayment (t: Test, node: string, file: string): Promise<void> {
   const keyPrefix = `test:consumer:${randomUUID()}:`
   const redis = new Redis(REDIS_URL)
   t.teardown(async () => {
@@ -81,7 +83,7 @@ async function takeOnePayment (t: Test, file: string): Promise<void> {
     if (keys.length > 0) await redis.unlink(keys)
     await redis.quit()
   })
-  const child = spawnUncovered(process.execPath, [file], {
+  const child = spawnUncovered(node, [file], {
     cwd: app, env: cleanEnv({ REDIS_URL, KEY_PREFIX: keyPrefix }), stdio: ['ignore', 'pipe', 'inherit']
   })
   t.teardown(() => { child.kill('SIGKILL') })
@@ -110,20 +112,15 @@ async function takeOnePayment (t: Test, file: string): Promise<void> {
   t.equal(code, 0, 'the shop closes cleanly')
 }
 
-t.test('a plain JavaScript ESM app, run with plain node, takes a payment', async (t) => {
-  await takeOnePayment(t, 'shop.mjs')
-})
-
-t.test('a strict TypeScript app type-checks against the shipped .d.ts (misuse refused) and takes a payment', async (t) => {
+t.test('a strict TypeScript app type-checks against the shipped .d.ts (misuse refused)', async (t) => {
   // tsc fails on a type error in the shop, in Paywire's declarations (skipLibCheck: false), and on
-  // any @ts-expect-error line of misuse.ts that compiles.
+  // any @ts-expect-error line of misuse.ts that compiles. The shops below run its output.
   await t.resolves(run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], app))
-  await takeOnePayment(t, 'dist/shop.js')
 })
 
 /** Starts a child in the app and waits for the stdout line matching `pattern`; killed at teardown. */
-async function startChild (t: Test, args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<string> {
-  const child = spawnUncovered(process.execPath, args, { cwd: app, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'inherit'] })
+async function startChild (t: Test, node: string, args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<string> {
+  const child = spawnUncovered(node, args, { cwd: app, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'inherit'] })
   t.teardown(() => { child.kill('SIGKILL') })
   for await (const line of createInterface({ input: child.stdout })) {
     const found = pattern.exec(line)?.[1]
@@ -132,11 +129,12 @@ async function startChild (t: Test, args: string[], env: NodeJS.ProcessEnv, patt
   throw new Error(`${args.join(' ')} never printed ${String(pattern)}`)
 }
 
-t.test('with the stripe peer installed, a plain JavaScript shop takes a Stripe payment against npx paywire stripe-simulator', async (t) => {
+/** With the stripe peer installed, a plain JavaScript shop takes a Stripe payment against npx paywire stripe-simulator. */
+async function takeOneStripePayment (t: Test, node: string): Promise<void> {
   const key = `sk_test_${randomUUID().replaceAll('-', '')}`
-  const simulator = await startChild(t, ['node_modules/.bin/paywire', 'stripe-simulator'],
+  const simulator = await startChild(t, node, ['node_modules/.bin/paywire', 'stripe-simulator'],
     { STRIPE_SIMULATOR_PORT: '0', STRIPE_SIMULATOR_SECRET_KEY: key, STRIPE_SIMULATOR_LOG_LEVEL: 'silent' }, /^Stripe simulator listening on (\S+)/)
-  const origin = await startChild(t, ['stripe-shop.mjs'], { STRIPE_SECRET_KEY: key, STRIPE_PORT: new URL(simulator).port }, /^listening (\S+)/)
+  const origin = await startChild(t, node, ['stripe-shop.mjs'], { STRIPE_SECRET_KEY: key, STRIPE_PORT: new URL(simulator).port }, /^listening (\S+)/)
   const checkout = await fetch(`${origin}/checkout`, { method: 'POST', redirect: 'manual' })
   const captureUrl = checkout.headers.get('location') as string
   const toStripe = await fetch(captureUrl, { redirect: 'manual' })
@@ -151,7 +149,7 @@ t.test('with the stripe peer installed, a plain JavaScript shop takes a Stripe p
   t.equal(back.status, 302)
   const done = await fetch(back.headers.get('location') as string, { headers: { accept: 'application/json' } })
   t.match(await done.json(), { status: 'captured', payment: { number: 'ORDER-43', totalAmount: 2500, currencyCode: 'EUR' } })
-})
+}
 
 t.test('publint and arethetypeswrong find nothing wrong with the tarball', async (t) => {
   await t.resolves(run(join(root, 'node_modules/.bin/publint'), ['run', '--strict', tarball], work), 'publint, warnings included')
@@ -159,11 +157,22 @@ t.test('publint and arethetypeswrong find nothing wrong with the tarball', async
   await t.resolves(run(join(root, 'node_modules/.bin/attw'), ['--profile', 'esm-only', '--no-definitely-typed', '--format', 'table', tarball], work), 'arethetypeswrong')
 })
 
-t.test('the bin runs from the installed package: its usage, and the doctor on an application\'s setup', async (t) => {
-  const usage = await run(process.execPath, ['node_modules/.bin/paywire', '--help'], app)
+/** The bin runs from the installed package: its usage, and the doctor on an application's setup. */
+async function runTheBin (t: Test, node: string): Promise<void> {
+  const usage = await run(node, ['node_modules/.bin/paywire', '--help'], app)
   t.match(usage, /^Usage: paywire <command>/)
   t.match(usage, /doctor/)
   t.match(usage, /paypal-simulator/)
-  const report = await run(process.execPath, ['node_modules/.bin/paywire', 'doctor', 'setup.mjs', '--strict'], app)
+  const report = await run(node, ['node_modules/.bin/paywire', 'doctor', 'setup.mjs', '--strict'], app)
   t.match(report, /^GATEWAY +FACTORY +STYLE +FINDING +FIX OR ERROR\ncash +offline +2\.0 +ok\n/)
-})
+}
+
+for (const node of NODES) {
+  const version = (await run(node, ['--version'], app)).trim()
+  t.test(`on Node ${version} (${node})`, async (t) => {
+    t.test('a plain JavaScript ESM app, run with plain node, takes a payment', (t) => takeOnePayment(t, node, 'shop.mjs'))
+    t.test('the strict TypeScript app, compiled, takes a payment', (t) => takeOnePayment(t, node, 'dist/shop.js'))
+    t.test('with the stripe peer installed, a plain JavaScript shop takes a Stripe payment against npx paywire stripe-simulator', (t) => takeOneStripePayment(t, node))
+    t.test('the bin runs from the installed package: its usage, and the doctor on an application\'s setup', (t) => runTheBin(t, node))
+  })
+}

@@ -73,14 +73,26 @@ class Faults {
   }
 }
 
-/** Visits until the shop answers a redirect: 5xx and 409 are retried at once, as a buyer reloads. */
+/**
+ * Visits until the shop answers a redirect, as a buyer reloads: a 5xx is retried at once and
+ * counts against the buyer's patience; a busy payment (409) says another request holds it and
+ * will finish, which takes as long as the machine's load makes it, so it is retried a moment
+ * later (5 ms doubling to 100 ms) without counting.
+ */
 async function untilRedirect (url: string): Promise<string> {
-  for (let attempt = 0; attempt < PATIENCE; attempt++) {
+  let pause = 5
+  let last = ''
+  for (let failures = 0; failures < PATIENCE;) {
     const page = await visit(url)
+    last = `${page.status}: ${page.body.slice(0, 200)}`
     if (page.status === 302 || page.status === 303) return page.location
-    if (page.status < 500 && page.status !== 409) throw new Error(`${url} answered ${page.status}: ${page.body}`)
+    if (page.status === 409) {
+      await setTimeout(pause)
+      pause = Math.min(pause * 2, 100)
+    } else if (page.status >= 500) failures++
+    else throw new Error(`${url} answered ${page.status}: ${page.body}`)
   }
-  throw new Error(`${url} never redirected`)
+  throw new Error(`${url} never redirected; last answer ${last}`)
 }
 
 const RETRIED = ['PAYWIRE_ERR_PAYMENT_BUSY', 'PAYWIRE_ERR_PROVIDER', 'PAYWIRE_ERR_CONCURRENT_UPDATE', 'PAYWIRE_ERR_CLAIM_LOST']

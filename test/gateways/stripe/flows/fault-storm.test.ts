@@ -61,14 +61,16 @@ class Faults {
 
 /** Visits until the shop answers a redirect: a 5xx is retried at once, a busy payment (409) a moment later, as a buyer reloads. */
 async function untilRedirect (url: string): Promise<string> {
+  let last = ''
   for (let failures = 0; failures < PATIENCE;) {
     const page = await visit(url)
+    last = `${page.status}: ${page.body.slice(0, 200)}`
     if (page.status === 302 || page.status === 303) return page.location
     if (page.status === 409) await setTimeout(10)
     else if (page.status >= 500) failures++
     else throw new Error(`${url} answered ${page.status}: ${page.body}`)
   }
-  throw new Error(`${url} never redirected`)
+  throw new Error(`${url} never redirected; last answer ${last}`)
 }
 
 const RETRIED = ['PAYWIRE_ERR_PAYMENT_BUSY', 'PAYWIRE_ERR_PROVIDER', 'PAYWIRE_ERR_CONCURRENT_UPDATE', 'PAYWIRE_ERR_CLAIM_LOST']

@@ -1,0 +1,3 @@
+import { runSuite } from './run-suite.ts'
+
+await runSuite('redis')
