@@ -9,7 +9,10 @@ import type { PaymentEvent } from '../../../../plugins/core/engine/index.ts'
 import { captureOf, exclusive, pay, startCheckoutShop, statusOf, storedPayment, type CheckoutShop } from '../fixtures/shop.ts'
 
 async function versionOf (shop: CheckoutShop, id: string): Promise<number> {
-  return shop.app.paywire.getStorage(Payment).versionOf(await storedPayment(shop, id))
+  const version = shop.app.paywire.getStorage(Payment).versionOf(await storedPayment(shop, id))
+  // A stored payment always has one; without it "unchanged" would prove nothing.
+  if (version === undefined) throw new Error(`payment ${id} has no version`)
+  return version
 }
 
 t.test('a dispute opened and won while PayPal\'s webhooks were lost: Sync suspends, then captures; Sync again writes nothing', async (t) => {

@@ -13,7 +13,10 @@ async function sync (shop: Shop, id: string): Promise<void> {
 }
 
 async function versionOf (shop: Shop, id: string): Promise<number> {
-  return shop.app.paywire.getStorage(Payment).versionOf(await storedPayment(shop, id))
+  const version = shop.app.paywire.getStorage(Payment).versionOf(await storedPayment(shop, id))
+  // A stored payment always has one; without it "unchanged" would prove nothing.
+  if (version === undefined) throw new Error(`payment ${id} has no version`)
+  return version
 }
 
 t.test('a dispute on the sale opened and won while PayPal\'s webhooks were lost: Sync suspends, then captures; Sync again writes nothing', async (t) => {
