@@ -52,6 +52,48 @@ export function recordDispute (record: Record<string, any>, dispute: PaypalResou
   else if (String(disputes[index]?.update_time ?? '') <= String(kept.update_time ?? '')) disputes[index] = kept
 }
 
+/*
+ * PayPal's "List disputes" (https://developer.paypal.com/api/customer-disputes/v1/disputes-list):
+ * `disputed_transaction_id` filters by the sale or capture, `page_size` is at most 50, and each item
+ * carries only summary fields (dispute_id, reason, status, dispute_state, dispute_life_cycle_stage,
+ * dispute_channel, dispute_amount, create_time, update_time): no outcome, so a dispute that is new or
+ * moved on is read in full with `GET /v1/customer/disputes/{id}`, as a webhook's is.
+ */
+const PAGE_SIZE = 50
+
+async function listedDisputes (client: PaypalRestClient, transactionId: string): Promise<Array<Record<string, any>>> {
+  const answer = await client.request('GET', `/v1/customer/disputes?disputed_transaction_id=${encodeURIComponent(transactionId)}&page_size=${PAGE_SIZE}`)
+  return Array.isArray(answer.items) ? answer.items : []
+}
+
+/** A listed dispute is news when none is recorded under its id, or PayPal's listing is newer or says another status. */
+export function isDisputeNews (record: Record<string, any>, listed: Record<string, any>): boolean {
+  const entries = Array.isArray(record.paywire_disputes) ? record.paywire_disputes as Array<Record<string, any>> : []
+  const kept = entries.find((entry) => entry.dispute_id === listed.dispute_id)
+  if (kept === undefined) return true
+  // Forward only: a listing older than what is kept is no news. PayPal's times are to the second,
+  // so within one second only the status tells.
+  const listedTime = String(listed.update_time ?? '')
+  const keptTime = String(kept.update_time ?? '')
+  if (listedTime !== keptTime) return listedTime > keptTime
+  return listed.status !== kept.status
+}
+
+/**
+ * What a Sync reads of disputes when their webhooks never came: PayPal's list for each disputed
+ * transaction (sale or capture), and each dispute that is new or moved on fetched and recorded by the
+ * webhook's own path (fetchDispute, recordDispute), so the status, amounts and events are the same
+ * whichever way PayPal's news arrives. Nothing new, nothing written.
+ */
+export async function syncDisputes (client: PaypalRestClient, record: Record<string, any>, transactionIds: readonly string[]): Promise<void> {
+  for (const transactionId of new Set(transactionIds)) {
+    for (const listed of await listedDisputes(client, transactionId)) {
+      if (typeof listed.dispute_id !== 'string' || !isDisputeNews(record, listed)) continue
+      recordDispute(record, await fetchDispute(client, listed.dispute_id))
+    }
+  }
+}
+
 /** Outcomes that leave the money with the shop. */
 const WON: ReadonlySet<string> = new Set(['RESOLVED_SELLER_FAVOUR', 'CANCELED_BY_BUYER', 'DENIED'])
 

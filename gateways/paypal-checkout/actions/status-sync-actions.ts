@@ -18,7 +18,8 @@ export class StatusAction extends StatusFromReaderAction {
 
 /**
  * Refreshes an Orders v2 order (see PaypalSyncAction): GET the order, and each capture it lists
- * (a capture's own resource is where PayPal shows a settled or refunded state first).
+ * (a capture's own resource is where PayPal shows a settled or refunded state first), and the
+ * disputes on its captures.
  */
 export class SyncAction extends PaypalSyncAction<CheckoutRecord, PaypalCheckoutApi, CheckoutViews> {
   protected recordOf (model: unknown): CheckoutRecord | undefined {
@@ -30,5 +31,9 @@ export class SyncAction extends PaypalSyncAction<CheckoutRecord, PaypalCheckoutA
     const captures = await Promise.all(capturesOf(order).map(async (capture) => await this.api.getCapture(capture.id)))
     if (captures.length > 0) order.purchase_units[0].payments.captures = captures
     return order
+  }
+
+  protected disputableIds (record: CheckoutRecord): string[] {
+    return capturesOf(record).map((capture) => capture.id).filter((id): id is string => typeof id === 'string')
   }
 }

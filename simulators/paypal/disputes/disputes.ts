@@ -39,7 +39,12 @@ function selfLink (dispute: StoredDispute, base: string): Link {
   return { href: `${base}/v1/customer/disputes/${dispute.id}`, rel: 'self', method: 'GET' }
 }
 
-/** What `GET /v1/customer/disputes` lists for each dispute: its summary fields. */
+/**
+ * What `GET /v1/customer/disputes` lists for each dispute: its summary fields
+ * (https://developer.paypal.com/api/customer-disputes/v1/disputes-list: dispute_id, reason, status,
+ * dispute_state, dispute_life_cycle_stage, dispute_channel, dispute_amount, create_time, update_time;
+ * `dispute_state` is not simulated), never the disputed transactions or the outcome.
+ */
 export function disputeSummary (dispute: StoredDispute, base: string): Record<string, unknown> {
   return {
     dispute_id: dispute.id,

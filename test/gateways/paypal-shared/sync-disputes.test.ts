@@ -1,0 +1,77 @@
+import { createServer, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import t from 'tap'
+import { UndiciHttpClient } from '../../../plugins/core/engine/index.ts'
+import { PaypalRestClient, PaypalRestConfig, isDisputeNews, syncDisputes } from '../../../gateways/paypal-shared/index.ts'
+import { CapturingLogger } from '../paypal-rest/fixtures/recorders.ts'
+
+/*
+ * What Sync asks PayPal about disputes, against a plain loopback server answering as the Disputes API's
+ * reference shows: "List disputes" (https://developer.paypal.com/api/customer-disputes/v1/disputes-list,
+ * summary fields only) and "Show dispute details" (https://developer.paypal.com/api/customer-disputes/v1/disputes-get).
+ */
+
+const asked: string[] = []
+let listing: unknown = {}
+const full: Record<string, unknown> = {}
+const server = createServer((request, response: ServerResponse) => {
+  request.resume()
+  request.on('end', () => {
+    const url = request.url as string
+    asked.push(url)
+    const send = (body: unknown): void => { response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)) }
+    if (url === '/v1/oauth2/token') send({ access_token: 'A21AA-token', token_type: 'Bearer', expires_in: 32400 })
+    else if (url.startsWith('/v1/customer/disputes?')) send(listing)
+    else send(full[url.slice('/v1/customer/disputes/'.length)])
+  })
+})
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+const http = new UndiciHttpClient()
+t.teardown(async () => {
+  await http.close()
+  await new Promise((resolve) => server.close(resolve))
+})
+const client = new PaypalRestClient(new PaypalRestConfig({
+  gatewayName: 'paypal',
+  clientId: 'client-id',
+  clientSecret: 'client-secret',
+  configPath: '',
+  webhookId: '',
+  webhookVerification: 'online',
+  config: { 'service.EndPoint': `http://127.0.0.1:${(server.address() as AddressInfo).port}`, 'http.RetryBackoffMs': 0 }
+}), http, new CapturingLogger())
+
+const amount = { currency_code: 'USD', value: '10.00' }
+const summary = (id: string, status: string, updated: string): Record<string, unknown> =>
+  ({ dispute_id: id, reason: 'UNAUTHORISED', status, dispute_amount: amount, create_time: '2026-11-01T10:00:00Z', update_time: updated })
+
+t.beforeEach(() => { asked.length = 0 })
+
+t.test('each transaction listed once by its id; only new or moved-on disputes are read in full and recorded', async (t) => {
+  listing = { items: [summary('PP-D-1', 'OPEN', '2026-11-01T10:00:00Z'), summary('PP-D-2', 'RESOLVED', '2026-11-02T10:00:00Z'), { status: 'OPEN' }] }
+  full['PP-D-2'] = { ...summary('PP-D-2', 'RESOLVED', '2026-11-02T10:00:00Z'), dispute_outcome: { outcome_code: 'RESOLVED_SELLER_FAVOUR' } }
+  const record = { paywire_disputes: [{ dispute_id: 'PP-D-1', status: 'OPEN', update_time: '2026-11-01T10:00:00Z' }, { dispute_id: 'PP-D-2', status: 'OPEN', update_time: '2026-11-01T10:00:00Z' }] }
+  await syncDisputes(client, record, ['CAP-1', 'CAP-1'])
+  t.same(asked.filter((url) => url.startsWith('/v1/customer/')), ['/v1/customer/disputes?disputed_transaction_id=CAP-1&page_size=50', '/v1/customer/disputes/PP-D-2'],
+    'the recorded one and an item without an id are not read')
+  t.match(record.paywire_disputes, [{ dispute_id: 'PP-D-1', status: 'OPEN' }, { dispute_id: 'PP-D-2', status: 'RESOLVED', outcome_code: 'RESOLVED_SELLER_FAVOUR' }])
+})
+
+t.test('a listing without items reads nothing more and records nothing', async (t) => {
+  listing = { links: [] }
+  const record: Record<string, unknown> = {}
+  await syncDisputes(client, record, ['SALE-1'])
+  t.same(asked.filter((url) => url.startsWith('/v1/customer/')), ['/v1/customer/disputes?disputed_transaction_id=SALE-1&page_size=50'])
+  t.same(record, {})
+})
+
+t.test('isDisputeNews: unknown, newer or (within one second) another status; never an older listing', async (t) => {
+  const record = { paywire_disputes: [{ dispute_id: 'a', status: 'UNDER_REVIEW', update_time: '2026-11-02T10:00:00Z' }, { dispute_id: 'b', status: 'OPEN' }] }
+  t.ok(isDisputeNews({}, { dispute_id: 'a' }), 'nothing recorded')
+  t.ok(isDisputeNews(record, { dispute_id: 'c' }))
+  t.ok(isDisputeNews(record, { dispute_id: 'a', status: 'UNDER_REVIEW', update_time: '2026-11-03T10:00:00Z' }), 'newer')
+  t.notOk(isDisputeNews(record, { dispute_id: 'a', status: 'OPEN', update_time: '2026-11-01T10:00:00Z' }), 'older: what is kept is newer')
+  t.ok(isDisputeNews(record, { dispute_id: 'a', status: 'RESOLVED', update_time: '2026-11-02T10:00:00Z' }), 'same second, another status')
+  t.notOk(isDisputeNews(record, { dispute_id: 'a', status: 'UNDER_REVIEW', update_time: '2026-11-02T10:00:00Z' }))
+  t.notOk(isDisputeNews(record, { dispute_id: 'b', status: 'OPEN' }), 'no times: the status tells')
+})
