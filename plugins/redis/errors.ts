@@ -8,7 +8,7 @@ import { withKind } from '../core/engine/index.ts'
 
 export const PAYWIRE_ERR_REDIS_UNREACHABLE = withKind('unavailable', createError<[string, string, { cause: unknown }?]>(
   'PAYWIRE_ERR_REDIS_UNREACHABLE',
-  'Redis at %s is unreachable (%s). Check REDIS_URL and that the server is running.',
+  'Redis at %s is unreachable (%s). Check the address (the url, cluster or client option, else REDIS_URL) and that the server is running.',
   500
 ))
 export const PAYWIRE_ERR_REDIS_ALREADY_REGISTERED = withKind('misconfigured', createError(

@@ -113,6 +113,9 @@ async function untilReady (client: RedisClient, label: string, timeoutMs: number
   }
 }
 
+/** The closing phase's listener: the client is going away, its connection errors are expected. */
+function ignoreError (): void {}
+
 const OPTION_NAMES = ['url', 'client', 'closeClient', 'cluster', 'requireDurability', 'connectTimeoutMs', 'commandTimeoutMs', 'keyPrefix', 'tokenTtl', 'indexes']
 
 function validateOptions (options: PaywireRedisOptions): void {
@@ -187,8 +190,15 @@ const paywireRedisPlugin: FastifyPluginAsync<PaywireRedisOptions> = async functi
   })
   app.addHook('onClose', async function paywireRedisOnClose () {
     client.off('error', logError)
-    // QUIT lets pending replies arrive; a connection its owner already closed is just dropped.
-    if (owned || options.closeClient === true) await client.quit().catch(() => client.disconnect())
+    // A client the application passed in is the application's to close (unless it asked otherwise).
+    if (!owned && options.closeClient !== true) return
+    // Until the client has ended it may still fail to reconnect: without a listener ioredis
+    // prints each failure to stderr as an "Unhandled error event".
+    client.on('error', ignoreError)
+    // QUIT lets pending replies arrive, bounded by the command timeout. Against a server that
+    // is gone, a QUIT would wait in the offline queue for a reconnect that never comes: drop it.
+    if (client.status === 'ready') await client.quit().catch(() => {})
+    client.disconnect()
   })
 }
 
