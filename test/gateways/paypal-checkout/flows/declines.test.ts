@@ -1,9 +1,8 @@
-import { once } from 'node:events'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import type { Teardown } from '../../paypal-rest/fixtures/recorders.ts'
 import { GATEWAY, checkout, comeBack, startCheckoutShop, storedPayment, visit } from '../fixtures/shop.ts'
+import { listenOnLoopback } from '../../../helpers/loopback-server.ts'
 
 /*
  * Recoverable declines as PayPal itself answers them, replayed from a plain loopback server that is
@@ -129,14 +128,8 @@ async function startReplay (t: Teardown): Promise<Replay> {
       }
     })
   })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  t.teardown(async () => {
-    server.closeAllConnections()
-    server.close()
-    await once(server, 'close')
-  })
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, orders }
+  const port = await listenOnLoopback(t, server)
+  return { url: `http://127.0.0.1:${port}`, orders }
 }
 
 t.test('PayPal\'s recorded INSTRUMENT_DECLINED, replayed: the buyer follows its redirect link, never gets JSON', async (t) => {
