@@ -31,6 +31,11 @@ export function disputedCustomId (event: PaypalWebhookEvent): string | undefined
   return custom as string | undefined
 }
 
+/** The disputes recorded on a payment (recordDispute), none when there are none. */
+function disputeEntries (record: Record<string, any>): Array<Record<string, any>> {
+  return Array.isArray(record.paywire_disputes) ? record.paywire_disputes : []
+}
+
 /** PayPal's current view of a dispute. */
 export async function fetchDispute (client: PaypalRestClient, id: string): Promise<PaypalResource> {
   return await client.request('GET', `/v1/customer/disputes/${encodeURIComponent(id)}`)
@@ -68,7 +73,7 @@ async function listedDisputes (client: PaypalRestClient, transactionId: string):
 
 /** A listed dispute is news when none is recorded under its id, or PayPal's listing is newer or says another status. */
 export function isDisputeNews (record: Record<string, any>, listed: Record<string, any>): boolean {
-  const entries = Array.isArray(record.paywire_disputes) ? record.paywire_disputes as Array<Record<string, any>> : []
+  const entries = disputeEntries(record)
   const kept = entries.find((entry) => entry.dispute_id === listed.dispute_id)
   if (kept === undefined) return true
   // Forward only: a listing older than what is kept is no news. PayPal's times are to the second,
@@ -99,7 +104,7 @@ const WON: ReadonlySet<string> = new Set(['RESOLVED_SELLER_FAVOUR', 'CANCELED_BY
 
 /** The disputes a record holds, in the engine's words: open until RESOLVED; won or lost by PayPal's outcome. */
 export function paypalDisputes (record: Record<string, any>): PaymentDispute[] {
-  const entries = Array.isArray(record.paywire_disputes) ? record.paywire_disputes as Array<Record<string, any>> : []
+  const entries = disputeEntries(record)
   return entries.map((entry) => {
     const state: PaymentDispute['state'] = entry.status !== 'RESOLVED' ? 'open' : WON.has(entry.outcome_code) ? 'won' : 'lost'
     const dispute: PaymentDispute = { id: String(entry.dispute_id), state }
@@ -132,7 +137,7 @@ function takenBack (entry: Record<string, any>): boolean {
  * two, so it is counted when either arrives and never twice.
  */
 export function lostDisputesAmount (record: Record<string, any>): number {
-  const entries = Array.isArray(record.paywire_disputes) ? record.paywire_disputes as Array<Record<string, any>> : []
+  const entries = disputeEntries(record)
   let total = 0
   for (const entry of entries.filter(takenBack)) {
     const { value, currency_code: currency } = (entry.amount_refunded ?? entry.dispute_amount ?? {}) as Record<string, unknown>
@@ -159,7 +164,7 @@ export function reversedWithDisputes (reversed: number, record: Record<string, a
 export function withDisputes (status: HumanStatusValue, record: Record<string, any>): HumanStatusValue {
   if (status !== HumanStatus.CAPTURED && status !== HumanStatus.REFUNDED) return status
   // On every status read (each view taken reads two): the entries' own status, not paypalDisputes()'s amounts.
-  const disputes = Array.isArray(record.paywire_disputes) ? record.paywire_disputes as Array<Record<string, any>> : []
+  const disputes = disputeEntries(record)
   if (disputes.some((entry) => entry.status !== 'RESOLVED')) return HumanStatus.SUSPENDED
   if (status !== HumanStatus.CAPTURED) return status
   const reversed = Array.isArray(record.paywire_reversals) && record.paywire_reversals.length > 0
