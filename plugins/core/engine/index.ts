@@ -84,6 +84,8 @@ export { Payout as PayoutModel } from './model/payout.ts'
 export { Token, type TokenJSON, type TokenKind } from './model/token.ts'
 
 export type { Storage, Criteria, FindByOptions, ModelClass } from './storage/storage.ts'
+export { isPaymentSearch, type PaymentFacets, type PaymentPage, type PaymentQuery, type PaymentSearch } from './storage/payment-search.ts'
+export { attentionOf, type Attention, type AttentionOptions, type AttentionReason } from './reconcile/attention.ts'
 export {
   AbstractStorage, ANY_VERSION, defaultCodec, matchesCriteria, valueAt,
   type ModelCodec, type StagedWrite, type StorageOptions, type StoredRecord

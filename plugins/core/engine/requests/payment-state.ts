@@ -12,6 +12,12 @@ export interface PaymentState {
   providerIds?: Record<string, string>
   /** The disputes (chargebacks) the provider reported on the payment, open or closed. */
   disputes?: readonly PaymentDispute[]
+  /** When the provider's authorization lapses (ISO 8601), while the payment is authorized and the gateway knows. */
+  authorizationExpiresAt?: string
+  /** Refunds asked of the provider that it has reported neither completed nor failed yet. */
+  refundsPending?: number
+  /** When the last call to the provider failed with its outcome unknown (a timeout, a 5xx): Sync tells what happened. */
+  providerCallFailedAt?: string
 }
 
 /**

@@ -1,0 +1,44 @@
+import type { PaymentState } from '../requests/payment-state.ts'
+
+/** Why the sweeper looks at a payment. */
+export type AttentionReason =
+  | 'pending'
+  | 'authorization_expiring'
+  | 'refund_pending'
+  | 'dispute_open'
+  | 'provider_call_failed'
+
+export interface AttentionOptions {
+  /** A payment pending (or new with a buyer sent to the provider) this long gets a look. Default 15 min. */
+  pendingAfterMs?: number
+  /** An authorization gets a look (and payment.authorization_expiring) this long before it lapses. Default 24 h. */
+  expiryWarningMs?: number
+}
+
+export interface Attention {
+  at: string
+  reason: AttentionReason
+}
+
+const MINUTE = 60_000
+const DEFAULTS = { pendingAfterMs: 15 * MINUTE, expiryWarningMs: 24 * 60 * MINUTE }
+
+/**
+ * When a payment as its gateway reads it next needs a look, and why: the earliest of its
+ * reasons. Pure (no clock): the time is absolute, so it is stored once with the payment and
+ * indexed; undefined when nothing about the payment can change without the shop acting.
+ */
+export function attentionOf (state: PaymentState, updatedAt: string, options: AttentionOptions = {}): Attention | undefined {
+  const { pendingAfterMs, expiryWarningMs } = { ...DEFAULTS, ...options }
+  const candidates: Attention[] = []
+  const updated = Date.parse(updatedAt)
+  if (state.providerCallFailedAt !== undefined) candidates.push({ at: state.providerCallFailedAt, reason: 'provider_call_failed' })
+  if ((state.refundsPending ?? 0) > 0) candidates.push({ at: updatedAt, reason: 'refund_pending' })
+  if (state.disputes?.some((dispute) => dispute.state === 'open') === true) candidates.push({ at: updatedAt, reason: 'dispute_open' })
+  if (state.status === 'pending') candidates.push({ at: new Date(updated + pendingAfterMs).toISOString(), reason: 'pending' })
+  if (state.status === 'authorized' && state.authorizationExpiresAt !== undefined) {
+    candidates.push({ at: new Date(Date.parse(state.authorizationExpiresAt) - expiryWarningMs).toISOString(), reason: 'authorization_expiring' })
+  }
+  candidates.sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
+  return candidates[0]
+}
