@@ -149,6 +149,16 @@ export function lostDisputesAmount (record: Record<string, any>): number {
   return total
 }
 
+/**
+ * How much of the refunds PayPal lists that Paywire did not make is the money lost disputes took back:
+ * PayPal lists a capture's reversal among its refunds, so a Sync that learns of a lost dispute before
+ * (or without) the REVERSED webhook would otherwise count that money refunded, where the webhook
+ * counts it reversed. At most what lost disputes took and the reversals already recorded do not explain.
+ */
+export function lostDisputesAmong (foreignRefunded: number, recordedReversed: number, record: Record<string, any>): number {
+  return Math.min(foreignRefunded, Math.max(0, lostDisputesAmount(record) - recordedReversed))
+}
+
 /** The reversed amount with lost disputes counted: the larger of the two, and never more than is left of the money taken. */
 export function reversedWithDisputes (reversed: number, record: Record<string, any>, captured: number, refunded: number): number {
   return Math.max(reversed, Math.min(lostDisputesAmount(record), Math.max(0, captured - refunded)))

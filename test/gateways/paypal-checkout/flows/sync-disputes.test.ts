@@ -57,20 +57,35 @@ t.test('a dispute opened and won while PayPal\'s webhooks were lost: Sync suspen
   t.equal(heard.length, events, 'no event')
 })
 
-t.test('a dispute lost while the webhooks were lost: Sync reads it refunded, the dispute lost', async (t) => {
+t.test('a dispute lost while the webhooks were lost: Sync reads it reversed, as PAYMENT.CAPTURE.REVERSED would; the late webhooks change nothing', async (t) => {
   const shop = await startCheckoutShop(t)
   const { simulator } = shop.paypal
   const journey = await pay(shop)
   await simulator.webhooks.waitForIdle()
   simulator.webhooks.pause()
+  const heard: PaymentEvent[] = []
+  shop.app.paywire.on('*', (event) => { heard.push(event as PaymentEvent) })
   const captureId = captureOf((await statusOf(shop, journey.id)).details).id as string
   const dispute = simulator.disputes.open(captureId)
   simulator.disputes.resolve(dispute.dispute_id as string, 'lost')
   await exclusive(shop, journey.id, (model) => new Sync(model))
   const lost = await statusOf(shop, journey.id)
   t.equal(lost.status, 'refunded', 'lost: the money went back to the buyer')
+  // PayPal lists the reversal among the capture's refunds: it is the dispute's money, not a refund.
+  t.same(lost.amounts, { captured: 1999, refunded: 0, reversed: 1999 })
   t.match(lost.details.paywire_disputes, [{ dispute_id: dispute.dispute_id, status: 'RESOLVED', outcome_code: 'RESOLVED_BUYER_FAVOUR' }])
+  await shop.app.paywire.events.drain()
+  t.same(heard.map((event) => event.type), ['payment.reversed'], 'reversed, never refunded')
   const version = await versionOf(shop, journey.id)
   await exclusive(shop, journey.id, (model) => new Sync(model))
   t.equal(await versionOf(shop, journey.id), version)
+
+  // The held CREATED, REVERSED and RESOLVED deliveries arrive at last: the same money, counted once.
+  simulator.webhooks.resume()
+  await simulator.webhooks.waitForIdle()
+  const late = await statusOf(shop, journey.id)
+  t.equal(late.status, 'refunded')
+  t.same(late.amounts, { captured: 1999, refunded: 0, reversed: 1999 })
+  await shop.app.paywire.events.drain()
+  t.notOk(heard.some((event) => event.type === 'payment.refunded'), 'no refund event, whichever way PayPal\'s news came')
 })
