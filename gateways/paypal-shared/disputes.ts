@@ -1,5 +1,5 @@
 import { HumanStatus, type HumanStatusValue, type PaymentDispute } from '../../plugins/core/engine/index.ts'
-import type { PaypalResource, PaypalRestClient } from './client.ts'
+import { isPaypalCallError, type PaypalResource, type PaypalRestClient } from './client.ts'
 import { fromPaypalAmount } from './money.ts'
 import type { PaypalWebhookEvent } from './webhook-event.ts'
 
@@ -89,14 +89,37 @@ export function isDisputeNews (record: Record<string, any>, listed: Record<strin
  * transaction (sale or capture), and each dispute that is new or moved on fetched and recorded by the
  * webhook's own path (fetchDispute, recordDispute), so the status, amounts and events are the same
  * whichever way PayPal's news arrives. Nothing new, nothing written.
+ *
+ * A merchant app without the Disputes feature gets 403 NOT_AUTHORIZED from the list
+ * (https://developer.paypal.com/api/rest/troubleshooting/rest_not_authorized/, issue PERMISSION_DENIED:
+ * https://developer.paypal.com/api/customer-disputes/v1/errors/permission_denied). That does not fail
+ * the Sync, whose payment half already happened: the record says disputes could not be read
+ * (`paywire_disputes_unreadable`, PayPal's error name), a warning is logged once per gateway, and
+ * the Sync carries on. A later list that answers clears the mark. Any other failure still fails the Sync.
  */
 export async function syncDisputes (client: PaypalRestClient, record: Record<string, any>, transactionIds: readonly string[]): Promise<void> {
   for (const transactionId of new Set(transactionIds)) {
-    for (const listed of await listedDisputes(client, transactionId)) {
-      if (typeof listed.dispute_id !== 'string' || !isDisputeNews(record, listed)) continue
-      recordDispute(record, await fetchDispute(client, listed.dispute_id))
+    let listed: Array<Record<string, any>>
+    try {
+      listed = await listedDisputes(client, transactionId)
+    } catch (error) {
+      if (!isPaypalCallError(error) || error.httpStatus !== 403) throw error
+      unreadable(client, record, error.paypal.name, error.paypal.debug_id)
+      return
+    }
+    if (record.paywire_disputes_unreadable !== undefined) delete record.paywire_disputes_unreadable
+    for (const summary of listed) {
+      if (typeof summary.dispute_id !== 'string' || !isDisputeNews(record, summary)) continue
+      recordDispute(record, await fetchDispute(client, summary.dispute_id))
     }
   }
+}
+
+function unreadable (client: PaypalRestClient, record: Record<string, any>, name: string, debugId: string | undefined): void {
+  // Written once: a mark already there is no news, so the next Sync writes nothing.
+  if (record.paywire_disputes_unreadable !== name) record.paywire_disputes_unreadable = name
+  client.warnOnce('disputes-forbidden', { status: 403, name, debugId },
+    'paywire: PayPal refused to list disputes (the app lacks the Disputes permission): Sync goes on without them')
 }
 
 /** Outcomes that leave the money with the shop. */

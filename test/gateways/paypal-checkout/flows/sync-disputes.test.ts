@@ -7,6 +7,7 @@ import t from 'tap'
 import { Payment, Sync } from '../../../../plugins/core/index.ts'
 import type { PaymentEvent } from '../../../../plugins/core/engine/index.ts'
 import { captureOf, exclusive, pay, startCheckoutShop, statusOf, storedPayment, type CheckoutShop } from '../fixtures/shop.ts'
+import { CapturingLogger } from '../../paypal-rest/fixtures/recorders.ts'
 
 async function versionOf (shop: CheckoutShop, id: string): Promise<number> {
   const version = shop.app.paywire.getStorage(Payment).versionOf(await storedPayment(shop, id))
@@ -88,4 +89,35 @@ t.test('a dispute lost while the webhooks were lost: Sync reads it reversed, as 
   t.same(late.amounts, { captured: 1999, refunded: 0, reversed: 1999 })
   await shop.app.paywire.events.drain()
   t.notOk(heard.some((event) => event.type === 'payment.refunded'), 'no refund event, whichever way PayPal\'s news came')
+})
+
+t.test('an app without the Disputes permission: PayPal\'s 403 does not fail the Sync; it is recorded, warned of once, and cleared when granted', async (t) => {
+  const logger = new CapturingLogger()
+  const shop = await startCheckoutShop(t, { logger })
+  const { simulator } = shop.paypal
+  const journey = await pay(shop)
+  await simulator.webhooks.waitForIdle()
+  simulator.disputes.setPermission(false)
+  const captureId = captureOf((await statusOf(shop, journey.id)).details).id as string
+  await exclusive(shop, journey.id, (model) => new Sync(model))
+  t.equal(simulator.requests({ method: 'GET', path: '/v1/customer/disputes' }).at(-1)?.statusCode, 403, 'PayPal refused the list')
+  const refused = await statusOf(shop, journey.id)
+  t.equal(refused.status, 'captured', 'the Sync did its payment half and went on')
+  t.equal(refused.details.paywire_disputes_unreadable, 'NOT_AUTHORIZED', 'the record says disputes could not be read')
+  const version = await versionOf(shop, journey.id)
+  await exclusive(shop, journey.id, (model) => new Sync(model))
+  t.equal(await versionOf(shop, journey.id), version, 'refused again: no news, nothing written')
+  const warnings = logger.lines.filter((line) => line.level === 'warn' && String(line.message).includes('Disputes permission'))
+  t.equal(warnings.length, 1, 'warned once, not on each Sync')
+  t.match(warnings[0]?.fields, { paypal: { gateway: String, status: 403, name: 'NOT_AUTHORIZED' } })
+  t.notOk(logger.text().includes(shop.client.clientSecret), 'no secret in the log')
+  t.notMatch(logger.text(), /Bearer /, 'no token in the log')
+
+  simulator.disputes.setPermission(true)
+  const dispute = simulator.disputes.open(captureId)
+  await simulator.webhooks.waitForIdle()
+  await exclusive(shop, journey.id, (model) => new Sync(model))
+  const granted = await statusOf(shop, journey.id)
+  t.notOk('paywire_disputes_unreadable' in granted.details, 'granted: the mark is gone')
+  t.match(granted, { status: 'suspended', details: { paywire_disputes: [{ dispute_id: dispute.dispute_id }] } })
 })
