@@ -8,7 +8,7 @@ import t from 'tap'
 import { Payment, Refund } from '../../../../plugins/core/index.ts'
 import {
   IDS, sampleDispute, sampleDisputeResolved, sampleEvent, samplePaymentCreated, samplePaymentExecuted, sampleRateLimited, sampleSale,
-  sampleReversalShown, sampleSaleRefund, sampleSaleReversal
+  sampleReversalShown, sampleSaleRefund, sampleSaleRefundEvent, sampleSaleReversal
 } from '../../paypal-shared/fixtures/corpus.ts'
 import { ok } from '../../paypal-shared/fixtures/corpus-server.ts'
 import { comeBack, startCorpusShop, visit, type CorpusShop } from '../../paypal-shared/fixtures/corpus-shop.ts'
@@ -67,7 +67,7 @@ async function refund (shop: CorpusShop, id: string, amount: number): Promise<vo
 let events = 0
 const eventId = (): string => `WH-36G56432PK518391U-9HW18392D952891${String(++events).padStart(2, '0')}`
 const saleEvent = (type: string, state: string, summary: string): Record<string, any> =>
-  sampleEvent(type, 'sale', sampleSale('100.00', 'USD', state), summary, eventId(), '1.0')
+  sampleEvent(type, 'sale', sampleSale('100.00', 'USD', state), summary, eventId(), null)
 
 t.test('payment_execute with a completed sale: captured, 100.00 USD taken', async (t) => {
   const { shop, id, done } = await executed(t)
@@ -118,7 +118,7 @@ t.test('a refund PayPal answers pending: not counted until PAYMENT.SALE.REFUNDED
   t.same(shop.server.callsTo(`POST ${SALE}/refund`).map((call) => call.body), [{ amount: { total: '10.99', currency: 'USD' } }])
   t.match(await shop.read(id), { amounts: { captured: 10000, refunded: 0, reversed: 0 }, details: { paywire_refunds: [{ id: IDS.saleRefund, state: 'processing', refund_state: 'pending' }] } })
   paymentNow(journey, 'partially_refunded', [sampleSaleRefund('10.99', 'USD')])
-  t.equal(await shop.deliver(sampleEvent('PAYMENT.SALE.REFUNDED', 'refund', sampleSaleRefund('10.99', 'USD'), 'A $ 10.99 USD sale payment was refunded', eventId(), '1.0')), 204)
+  t.equal(await shop.deliver(sampleEvent('PAYMENT.SALE.REFUNDED', 'sale', sampleSaleRefundEvent('10.99', 'USD'), 'A 10.99 USD sale payment was refunded', eventId(), null)), 204)
   t.match(await shop.read(id), { status: 'refunded', amounts: { captured: 10000, refunded: 1099, reversed: 0 } })
   t.same(shop.events.at(-1), 'payment.refunded')
 })
@@ -137,7 +137,7 @@ t.test('a refund PayPal answers failed: recorded, never counted, even when PayPa
 
 const REVERSAL = `/v1/payments/refund/${IDS.reversal}`
 const reversalEvent = (): Record<string, any> =>
-  sampleEvent('PAYMENT.SALE.REVERSED', 'sale', sampleSaleReversal('100.00', 'USD'), 'A $ 100.0 USD sale payment was reversed', eventId(), '1.0')
+  sampleEvent('PAYMENT.SALE.REVERSED', 'sale', sampleSaleReversal('100.00', 'USD'), 'A $ 100.0 USD sale payment was reversed', eventId(), null)
 
 t.test('PAYMENT.SALE.REVERSED as PayPal sends it (no parent_payment, a negative amount): found through its self link, counted once, no longer captured', async (t) => {
   const journey = await executed(t)
