@@ -6,10 +6,10 @@
  */
 import t from 'tap'
 import { Payment, Refund } from '../../../../plugins/core/index.ts'
+import { IDS, sampleDispute, sampleDisputeResolved, sampleEvent, sampleRateLimited } from '../../paypal-shared/fixtures/corpus.ts'
 import {
-  IDS, sampleDispute, sampleDisputeResolved, sampleEvent, samplePaymentCreated, samplePaymentExecuted, sampleRateLimited, sampleSale,
-  sampleReversalShown, sampleSaleRefund, sampleSaleRefundEvent, sampleSaleReversal
-} from '../../paypal-shared/fixtures/corpus.ts'
+  samplePaymentCreated, samplePaymentExecuted, sampleReversalShown, sampleSale, sampleSaleRefund, sampleSaleRefundEvent, sampleSaleReversal
+} from '../../paypal-shared/fixtures/corpus-v1.ts'
 import { ok } from '../../paypal-shared/fixtures/corpus-server.ts'
 import { comeBack, startCorpusShop, visit, type CorpusShop } from '../../paypal-shared/fixtures/corpus-shop.ts'
 import type { Teardown } from '../fixtures/recorders.ts'
