@@ -41,6 +41,21 @@ export async function fetchDispute (client: PaypalRestClient, id: string): Promi
   return await client.request('GET', `/v1/customer/disputes/${encodeURIComponent(id)}`)
 }
 
+/**
+ * The dispute a verified CUSTOMER.DISPUTE.* delivery carries (its `resource`), as PayPal shows it now; when the merchant's
+ * app may not read disputes (403, see syncDisputes), the delivery's own resource, which is the dispute
+ * as PayPal sent it (signed): without it the event would fail on every redelivery and never be recorded.
+ */
+export async function disputeOfEvent (client: PaypalRestClient, resource: Record<string, any> & { dispute_id: string }): Promise<PaypalResource> {
+  try {
+    return await fetchDispute(client, resource.dispute_id)
+  } catch (error) {
+    if (!isPaypalCallError(error) || error.httpStatus !== 403) throw error
+    warnForbidden(client, error.paypal.name, error.paypal.debug_id)
+    return resource
+  }
+}
+
 /** Keeps PayPal's view of a dispute in `record.paywire_disputes`, one entry per dispute id, replaced by a newer one. */
 export function recordDispute (record: Record<string, any>, dispute: PaypalResource): void {
   if (typeof dispute.dispute_id !== 'string') return
@@ -118,8 +133,12 @@ export async function syncDisputes (client: PaypalRestClient, record: Record<str
 function unreadable (client: PaypalRestClient, record: Record<string, any>, name: string, debugId: string | undefined): void {
   // Written once: a mark already there is no news, so the next Sync writes nothing.
   if (record.paywire_disputes_unreadable !== name) record.paywire_disputes_unreadable = name
+  warnForbidden(client, name, debugId)
+}
+
+function warnForbidden (client: PaypalRestClient, name: string, debugId: string | undefined): void {
   client.warnOnce('disputes-forbidden', { status: 403, name, debugId },
-    'paywire: PayPal refused to list disputes (the app lacks the Disputes permission): Sync goes on without them')
+    'paywire: PayPal refused to read disputes (the app lacks the Disputes permission): going on without PayPal\'s current view of them')
 }
 
 /** Outcomes that leave the money with the shop. */

@@ -2,7 +2,7 @@ import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import { UndiciHttpClient } from '../../../plugins/core/engine/index.ts'
-import { PaypalRestClient, PaypalRestConfig, isDisputeNews, syncDisputes } from '../../../gateways/paypal-shared/index.ts'
+import { PaypalRestClient, PaypalRestConfig, disputeOfEvent, isDisputeNews, syncDisputes } from '../../../gateways/paypal-shared/index.ts'
 import { CapturingLogger } from '../paypal-rest/fixtures/recorders.ts'
 
 /*
@@ -14,6 +14,7 @@ import { CapturingLogger } from '../paypal-rest/fixtures/recorders.ts'
 const asked: string[] = []
 let listing: unknown = {}
 let listingStatus = 200
+let showStatus = 200
 const full: Record<string, unknown> = {}
 const server = createServer((request, response: ServerResponse) => {
   request.resume()
@@ -23,7 +24,7 @@ const server = createServer((request, response: ServerResponse) => {
     const send = (body: unknown, status = 200): void => { response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)) }
     if (url === '/v1/oauth2/token') send({ access_token: 'A21AA-token', token_type: 'Bearer', expires_in: 32400 })
     else if (url.startsWith('/v1/customer/disputes?')) send(listing, listingStatus)
-    else send(full[url.slice('/v1/customer/disputes/'.length)])
+    else send(full[url.slice('/v1/customer/disputes/'.length)], showStatus)
   })
 })
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -97,4 +98,18 @@ t.test('a 403 from the list (no Disputes permission): marked on the record, warn
   listing = { items: [] }
   await syncDisputes(client, record, ['CAP-1'])
   t.same(record, {}, 'the list answers again: the mark is cleared')
+})
+
+t.test('a CUSTOMER.DISPUTE.* delivery: the dispute as PayPal shows it; on a 403 the signed delivery\'s own; another failure thrown', async (t) => {
+  t.teardown(() => { showStatus = 200 })
+  const sent = { dispute_id: 'PP-D-9', status: 'OPEN', update_time: '2026-11-01T10:00:00Z' }
+  full['PP-D-9'] = { ...sent, status: 'UNDER_REVIEW', update_time: '2026-11-02T10:00:00Z' }
+  t.match(await disputeOfEvent(client, sent), { status: 'UNDER_REVIEW' }, 'PayPal\'s current view')
+  showStatus = 403
+  full['PP-D-9'] = { name: 'NOT_AUTHORIZED', message: 'Authorization failed due to insufficient permissions.', debug_id: 'e5' }
+  t.same(await disputeOfEvent(client, sent), sent, 'not allowed to read it: the delivery\'s own')
+  showStatus = 500
+  full['PP-D-9'] = { name: 'INTERNAL_SERVICE_ERROR', message: 'An internal service error has occurred', debug_id: 'e6' }
+  const failed = await disputeOfEvent(client, sent).then(() => undefined, (error: unknown) => error)
+  t.match(failed, { paypal: { name: 'INTERNAL_SERVICE_ERROR' } })
 })

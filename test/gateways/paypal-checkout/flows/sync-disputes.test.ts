@@ -91,7 +91,7 @@ t.test('a dispute lost while the webhooks were lost: Sync reads it reversed, as 
   t.notOk(heard.some((event) => event.type === 'payment.refunded'), 'no refund event, whichever way PayPal\'s news came')
 })
 
-t.test('an app without the Disputes permission: PayPal\'s 403 does not fail the Sync; it is recorded, warned of once, and cleared when granted', async (t) => {
+t.test('an app without the Disputes permission: PayPal\'s 403 fails neither Sync nor webhook; it is recorded, warned of once, and cleared when granted', async (t) => {
   const logger = new CapturingLogger()
   const shop = await startCheckoutShop(t, { logger })
   const { simulator } = shop.paypal
@@ -107,15 +107,21 @@ t.test('an app without the Disputes permission: PayPal\'s 403 does not fail the 
   const version = await versionOf(shop, journey.id)
   await exclusive(shop, journey.id, (model) => new Sync(model))
   t.equal(await versionOf(shop, journey.id), version, 'refused again: no news, nothing written')
+
+  // The dispute's webhook still comes; PayPal refuses to show the dispute, so the signed delivery's own is kept.
+  const dispute = simulator.disputes.open(captureId)
+  await simulator.webhooks.waitForIdle()
+  t.same(simulator.webhooks.deliveries().filter((delivery) => delivery.eventType === 'CUSTOMER.DISPUTE.CREATED').map((delivery) => delivery.status), ['delivered'])
+  t.equal(simulator.requests({ method: 'GET', path: `/v1/customer/disputes/${String(dispute.dispute_id)}` }).at(-1)?.statusCode, 403)
+  t.match(await statusOf(shop, journey.id), { status: 'suspended', details: { paywire_disputes: [{ dispute_id: dispute.dispute_id, status: 'OPEN' }] } })
+
   const warnings = logger.lines.filter((line) => line.level === 'warn' && String(line.message).includes('Disputes permission'))
-  t.equal(warnings.length, 1, 'warned once, not on each Sync')
+  t.equal(warnings.length, 1, 'warned once, not on each Sync or delivery')
   t.match(warnings[0]?.fields, { paypal: { gateway: String, status: 403, name: 'NOT_AUTHORIZED' } })
   t.notOk(logger.text().includes(shop.client.clientSecret), 'no secret in the log')
   t.notMatch(logger.text(), /Bearer /, 'no token in the log')
 
   simulator.disputes.setPermission(true)
-  const dispute = simulator.disputes.open(captureId)
-  await simulator.webhooks.waitForIdle()
   await exclusive(shop, journey.id, (model) => new Sync(model))
   const granted = await statusOf(shop, journey.id)
   t.notOk('paywire_disputes_unreadable' in granted.details, 'granted: the mark is gone')
