@@ -193,7 +193,8 @@ export function lostDisputesAmount (record: Record<string, any>): number {
 
 /**
  * How much of the refunds PayPal lists that Paywire did not make is the money lost disputes took back:
- * PayPal lists a capture's reversal among its refunds, so a Sync that learns of a lost dispute before
+ * a capture's reversal is a refund resource (PAYMENT.CAPTURE.REVERSED's, https://developer.paypal.com/api/rest/webhooks/event-names/)
+ * and the order lists it among its captures' refunds, so a Sync that learns of a lost dispute before
  * (or without) the REVERSED webhook would otherwise count that money refunded, where the webhook
  * counts it reversed. At most what lost disputes took and the reversals already recorded do not explain.
  */
