@@ -27,10 +27,13 @@ t.test('a block is a module; with-previous continues the one before; context sur
     '<!-- paywire:context', 'const answer = 42', '-->', `${fence}ts`, 'console.log(answer)', fence,
     '  <!-- paywire:no-run it needs a Redis Cluster -->', `  ${fence}ts`, '  await app.listen({ port: 3000 })', '    // indented more', `  ${fence}`,
     '<!-- paywire:not-checked the event\'s shape, to read -->', `${fence}ts`, 'interface X { a: … }', fence,
-    '<!-- an ordinary comment -->', `${fence}ts`, 'app.listen()', fence
+    '<!-- an ordinary comment -->', `${fence}ts`, 'app.listen()', fence,
+    `${fence}ts`, 'const paywire = new PaywireBuilder().getPaywire()', fence,
+    '<!-- paywire:with-previous -->', `${fence}ts`, 'paywire.getStorage(Payment)', fence,
+    `${fence}ts`, 'new PaywireBuilder().setStorageBackend(redis).getPaywire()', fence
   ].join('\n')
   const { checked, skipped } = blocksOf('guide.md', text)
-  t.same(checked.map(({ where, code, listens }) => ({ where, code, listens })), [
+  t.same(checked.map(({ where, code, listens }) => ({ where, code, listens })).slice(0, 6), [
     { where: 'guide.md:4', code: "import Fastify from 'fastify'\nconst app = Fastify()", listens: false },
     { where: 'guide.md:10', code: "import Fastify from 'fastify'\nconst app = Fastify()\nawait app.listen({ port: 3000 })", listens: false },
     { where: 'guide.md:19', code: "const app = Fastify()\napp.get('/', async () => {\nreturn 1\n})", listens: false },
@@ -39,6 +42,8 @@ t.test('a block is a module; with-previous continues the one before; context sur
     { where: 'guide.md:38', code: 'app.listen()', listens: true }
   ])
   t.equal(checked[0]?.name, 'guide-4')
+  t.same(checked.map((block) => block.runsToEnd), [false, false, false, false, false, false, true, true, false],
+    'a program on the engine alone runs to its end, continued or not; not one on Redis')
   t.same(skipped, [{ where: 'guide.md:34', reason: 'the event\'s shape, to read' }])
 })
 

@@ -211,8 +211,15 @@ t.test('the README\'s and the guides\' code blocks compile as written (strict, n
 
   // The shops among them, side by side: each on a port of its own (PORT=0), its storage of its own.
   const shops = docs.checked.filter((block) => block.listens)
-  t.jobs = shops.length
+  t.jobs = 3
   t.same(shops.map((block) => block.where.replace(/:\d+$/, '')), ['README.md', 'plugins/postgres/README.md', 'plugins/redis/README.md'])
+  const programs = docs.checked.filter((block) => block.runsToEnd)
+  t.same(programs.map((block) => block.where.replace(/:\d+$/, '')), ['README.md', 'gateways/offline/README.md', 'gateways/offline/README.md'])
+  await Promise.all(programs.map((block) => t.test(`${block.where} runs to its end`, async (t) => {
+    const output = await run(process.execPath, [`docs-check/out/${block.name}.js`], app)
+    if (block.where.startsWith('README.md:')) t.equal(output, 'captured\n', 'the builder\'s payment is captured')
+    else t.equal(output, '', 'exit code 0, nothing printed')
+  })))
   await Promise.all(shops.map((block) => t.test(`${block.where} starts and answers`, async (t) => {
     const redis = await ownRedis(t)
     const schema = `docs_${randomUUID().replaceAll('-', '')}`

@@ -11,6 +11,9 @@
  *   -->
  *   <!-- paywire:no-run <reason> -->          type-checked, never started (it listens elsewhere)
  *   <!-- paywire:not-checked <reason> -->     not code to compile: a shape, a sketch
+ *
+ * Of the whole programs, a shop (it listens) is started for one request, and a program on the
+ * engine alone (it builds its Paywire with the default memory storage) is run to its end.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -24,6 +27,8 @@ export interface DocBlock {
   readonly code: string
   /** A whole program that listens: the test starts it and makes one request. */
   readonly listens: boolean
+  /** A whole program on the engine alone (it builds its Paywire, memory storage): the test runs it to its end. */
+  readonly runsToEnd: boolean
 }
 
 export interface SkippedBlock {
@@ -94,11 +99,13 @@ export function blocksOf (file: string, text: string): { checked: DocBlock[], sk
       throw new Error(`${where}: unknown marker ${marker as string} (with-previous, context, no-run <reason>, not-checked <reason>)`)
     }
     previous = code
+    const program = kind === undefined || kind === 'with-previous'
     checked.push({
       where,
       name: `${file.replace(/\.md$/, '').replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}-${start + 1}`,
       code,
-      listens: kind !== 'no-run' && kind !== 'with-previous' && /\.listen\(/.test(code)
+      listens: kind === undefined && /\.listen\(/.test(code),
+      runsToEnd: program && /\.getPaywire\(\)/.test(code) && !/from 'fastify'|setStorageBackend/.test(code)
     })
   }
   return { checked, skipped }
