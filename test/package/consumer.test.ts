@@ -231,6 +231,10 @@ t.test('the README\'s and the guides\' code blocks compile as written (strict, n
     }
     const origin = await startDocShop(t, block, { REDIS_URL: redis.url, DATABASE_URL, PAYWIRE_SCHEMA: schema })
     if (block.code.includes("app.post('/checkout'")) {
+      // The page the payment pages' "Back to the shop" leads to, then a payment.
+      const home = await fetch(`${origin}/`)
+      t.equal(home.status, 200)
+      t.match(await home.text(), '<form method="post" action="/checkout"')
       await payThrough(t, origin)
       t.ok((await redis.admin.keys('shop:*')).length > 0, 'the payment lives in Redis, under the README\'s prefix')
     } else {
