@@ -59,7 +59,7 @@ t.test('nothing is asked when the resource names its payment, has no id, or link
   t.same(nameless, { resourceIds: {}, lookups: [] })
   const unlinked = await locator.locate({ id: 'WH-4', event_type: 'PAYMENT.SALE.REVERSED', resource_type: 'sale', resource: { id: 'REV-2', links: 'none' } })
   t.same(unlinked, { resourceIds: {}, lookups: [] })
-  const otherLink = await locator.locate({ id: 'WH-5', event_type: 'PAYMENT.SALE.REVERSED', resource_type: 'sale', resource: { id: 'REV-3', links: [{ rel: 'self', href: 'https://api.paypal.com/v1/payments/sale/REV-3' }, { rel: 'up' }] } })
+  const otherLink = await locator.locate({ id: 'WH-5', event_type: 'PAYMENT.SALE.REVERSED', resource_type: 'sale', resource: { id: 'REV-3', links: [{ rel: 'self', href: 'https://api.paypal.com/v1/payments/sale/REV-3' }, { rel: 'self', href: 7 }, { rel: 'up' }] } })
   t.same(otherLink, { resourceIds: {}, lookups: [] })
   t.same(asked, [], 'PayPal was not asked')
 })
