@@ -121,7 +121,7 @@ function row (runtime: ConsoleRuntime, view: PaymentView): Raw {
 <td data-label="Status" data-status="${status}">${STATUS_LABELS[status]}</td>
 <td data-label="Amount" class="num">${formatMoney(payment.totalAmount, payment.currencyCode, locale)}</td>
 <td data-label="Refunded" class="num">${amounts === undefined ? '—' : formatMoney(amounts.refunded, payment.currencyCode, locale)}</td>
-<td data-label="Attention">${attention === undefined ? '' : attention.reason.replace(/_/g, ' ')}</td>
+<td data-label="Attention">${attention === undefined || Date.parse(attention.at) > Date.now() ? '' : attention.reason.replace(/_/g, ' ')}</td>
 </tr>`
 }
 
