@@ -41,8 +41,3 @@ export const PAYWIRE_ERR_CONSOLE_IN_PROGRESS = withKind('busy', createError<[str
   'This %s is still running. Reload the payment in a moment to see its result.',
   409
 ))
-export const PAYWIRE_ERR_CONSOLE_SEARCH_NOT_SUPPORTED = withKind('not_supported', createError(
-  'PAYWIRE_ERR_CONSOLE_SEARCH_NOT_SUPPORTED',
-  'The payment storage cannot search payments (it does not implement PaymentSearch), so the console cannot list them. Open a payment by its id instead.',
-  501
-))

@@ -55,13 +55,14 @@ th { background: #f3f4f6; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .table-wrap { overflow-x: auto; }
 form.filters { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: .75rem; background: #fff; padding: 1rem; border: 1px solid #ddd; }
-fieldset { border: 1px solid #ddd; margin: 0; padding: .5rem; }
+fieldset { border: 1px solid #ddd; margin: 0; padding: .5rem; grid-column: 1 / -1; }
 label { display: block; font-weight: 600; font-size: .9rem; }
 fieldset label { display: inline-block; font-weight: normal; margin-right: .6rem; }
 input, select, button { font: inherit; padding: .35rem .5rem; max-width: 100%; }
 input[type=checkbox] { padding: 0; }
 button { background: #1d4ed8; color: #fff; border: 0; border-radius: 4px; padding: .45rem .9rem; cursor: pointer; }
 button.danger { background: #b91c1c; }
+button + a { margin-left: 1rem; }
 .actions { display: flex; flex-wrap: wrap; gap: 1rem; }
 .actions form { background: #fff; border: 1px solid #ddd; padding: .75rem; }
 .notice { padding: .75rem 1rem; border-left: 4px solid #15803d; background: #ecfdf5; margin: 1rem 0; }

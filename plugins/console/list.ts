@@ -1,12 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import {
-  HUMAN_STATUSES, Payment, findCurrency, isPaymentSearch, parseToMinorUnits, type HumanStatusValue, type PaymentQuery
+  HUMAN_STATUSES, Payment, errorCodes, findCurrency, isPaymentSearch, parseToMinorUnits, type HumanStatusValue, type PaymentQuery
 } from '../core/engine/index.ts'
 import { formatMoney, formatTime, html, raw, sendPage, type Raw } from './html.ts'
 import {
   STATUS_LABELS, fieldsOf, isHumanStatus, problem, single, viewOf, type ConsoleRuntime, type PaymentView
 } from './runtime.ts'
-import { PAYWIRE_ERR_CONSOLE_SEARCH_NOT_SUPPORTED } from './codes.ts'
 
 /*
  * The payment list: the filters as a plain GET form (its address can be bookmarked and
@@ -142,8 +141,8 @@ export async function listPage (runtime: ConsoleRuntime, request: FastifyRequest
   const parts = { title: 'Payments', home: runtime.home }
   const heading = html`<h1>Payments</h1>`
   if (!isPaymentSearch(storage)) {
-    const error = new PAYWIRE_ERR_CONSOLE_SEARCH_NOT_SUPPORTED()
-    return sendPage(reply, error.statusCode, { ...parts, body: html`${heading}${problem(error.message, error.code)}` })
+    const error = new errorCodes.PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED('Payment')
+    return sendPage(reply, 501, { ...parts, body: html`${heading}${problem(error.message, error.code)}` })
   }
   let query: PaymentQuery
   try {

@@ -6,11 +6,18 @@
  */
 import Fastify from 'fastify'
 import t from 'tap'
-import { MemoryStorage, Payment, paywire } from '../../../plugins/core/index.ts'
+import { MemoryStorage, Payment, errorCodes, paywire } from '../../../plugins/core/index.ts'
 import { CONSOLE_CSP, paywireConsole } from '../../../plugins/console/index.ts'
-import { ADMIN, PREFIX, buildConsoleApp, confirmAndPost, cookieFrom, field, payment, text } from './fixtures.ts'
+import { ADMIN, PREFIX, buildConsoleApp, confirmAndPost, cookieFrom, field, payment, roleAuthorize, text } from './fixtures.ts'
 
-const app = await buildConsoleApp({ pageSize: 2 })
+const app = await buildConsoleApp({
+  pageSize: 2,
+  // "boom" stands for an application whose authorize fails (its database is down).
+  authorize: (request, operation) => {
+    if (request.headers['x-operator'] === 'boom') throw new Error('db password=hunter2')
+    return roleAuthorize(request, operation)
+  }
+})
 t.teardown(() => app.close())
 
 // Made in order: newest first in the list is the reverse.
@@ -52,9 +59,7 @@ t.test('authorize says no: a 403 page naming what was refused, with the console\
   t.equal(refund.statusCode, 403)
   t.match(text(refund.body), /not allowed to refund payments/)
   // An authorize that throws is the application's bug: a 500 page without its message.
-  const failing = await buildConsoleApp({ authorize: () => { throw new Error('db password=hunter2') } })
-  t.teardown(() => failing.close())
-  const answer = await failing.inject({ method: 'GET', url: `${PREFIX}/` })
+  const answer = await get('/', { 'x-operator': 'boom' })
   t.equal(answer.statusCode, 500)
   t.match(text(answer.body), /Something went wrong An unexpected error occurred; it has been logged/)
   t.notMatch(answer.body, /hunter2|at .*\.ts/)
@@ -87,7 +92,11 @@ t.test('filters: status (several), gateway, currency and amounts, provider id, d
   const today = new Date().toISOString().slice(0, 10)
   t.match(await only(`from=${today}&to=${today}&status=captured&gateway=till`), /A-3/)
   t.match(await only('from=2001-01-01&to=2001-01-02'), /No payment matches/)
-  t.match(await only('attention=yes'), /No payment matches/, 'nothing is due yet')
+  t.match(await only('attention=yes&gateway=cash'), /No payment matches/, 'nothing is due yet')
+  // A cursor that is not one the list made: a 400 page saying so.
+  const forged = await get('/?after=not-a-cursor')
+  t.equal(forged.statusCode, 400)
+  t.match(text(forged.body), /That did not work .*PAYWIRE_ERR_VALIDATION/)
   // The form keeps what was chosen.
   const form = (await get('/?status=pending&gateway=till&currency=EUR')).body
   t.match(form, /value="pending" checked/)
@@ -112,14 +121,21 @@ t.test('filters a person got wrong: 400, the message, the form again', async (t)
   }
 })
 
-t.test('a storage that cannot search: 501, said in words', async (t) => {
+t.test('a storage that cannot search: 501, said in words; a storage that is down: 503', async (t) => {
   const plain = new MemoryStorage(Payment) as unknown as Record<string, unknown>
   plain.searchPayments = undefined
+  plain.find = async (id: string) => {
+    if (id === 'down') throw new errorCodes.PAYWIRE_ERR_STORAGE_UNAVAILABLE('memory')
+    return null
+  }
   const other = await buildConsoleApp({}, { storages: [[Payment, plain as never]] })
   t.teardown(() => other.close())
   const answer = await other.inject({ method: 'GET', url: `${PREFIX}/`, headers: ADMIN })
   t.equal(answer.statusCode, 501)
-  t.match(text(answer.body), /cannot search payments .* PAYWIRE_ERR_CONSOLE_SEARCH_NOT_SUPPORTED/)
+  t.match(text(answer.body), /does not implement PaymentSearch .* PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED/)
+  const down = await other.inject({ method: 'GET', url: `${PREFIX}/payments/down`, headers: ADMIN })
+  t.equal(down.statusCode, 503)
+  t.match(text(down.body), /The payment storage did not answer. Try again in a moment. Code: PAYWIRE_ERR_STORAGE_UNAVAILABLE/)
 })
 
 t.test('a payment page, and the 404s', async (t) => {
@@ -239,4 +255,52 @@ t.test('what a browser cannot send is a page too: a body too large', async (t) =
   t.equal(answer.statusCode, 413)
   t.match(text(answer.body), /The request could not be read/)
   t.equal(cookieFrom(answer), '')
+})
+
+t.test('what a provider-like gateway tells: ids, disputes, a failed call, unsettled refunds; found by provider id and attention', async (t) => {
+  const reading = {
+    providerIds: { order: 'ORD-77', capture: 'CAP-77' },
+    disputes: [{ id: 'DP-1', state: 'open', amount: 500, reason: 'fraudulent' }, { id: 'DP-0', state: 'won' }],
+    providerCallFailedAt: '2026-01-02T03:04:05.000Z',
+    refundsPending: 2
+  }
+  const disputed = await payment(app, { gateway: 'scripted', amount: 2500, number: 'S-1', details: { reading } })
+  const page = text((await get(`/payments/${disputed.id as string}`)).body)
+  t.match(page, /Provider ids What Provider's id order ORD-77 capture CAP-77/)
+  t.match(page, /DP-1 open €5.00 fraudulent DP-0 won —/)
+  t.match(page, /Jan 2, 2026, 3:04:05 AM UTC A call to the provider failed without an answer; Sync finds out what happened/)
+  t.match(page, /2 refunds asked of the provider and not settled yet/)
+  t.match(page, /Needs attention provider call failed \(from Jan 2, 2026/)
+  const found = text((await get('/?provider=CAP-77')).body)
+  t.match(found, /S-1/)
+  t.match(text((await get('/?attention=yes&gateway=scripted')).body), /S-1 scripted Captured €25.00 €0.00 provider call failed/)
+})
+
+t.test('sync: nothing new is said so; a status the provider moved is shown', async (t) => {
+  const quiet = await payment(app, { gateway: 'scripted', amount: 700, number: 'S-2' })
+  const { answer } = await confirmAndPost(app, `${PREFIX}/payments/${quiet.id as string}/sync`)
+  t.equal(answer.statusCode, 200)
+  t.match(text(answer.body), /Synced: the provider had nothing new./)
+  const moved = await payment(app, { gateway: 'scripted', amount: 800, number: 'S-3', paid: false, details: { syncTo: 'canceled' } })
+  const { confirm, answer: synced } = await confirmAndPost(app, `${PREFIX}/payments/${moved.id as string}/sync`)
+  t.match(text(confirm.body), /Sync with the provider S-3\?/)
+  t.notMatch(text(confirm.body), /cannot be undone/)
+  t.match(text(synced.body), /Synced. The payment is now canceled./)
+})
+
+t.test('capture an authorization; its expiry on the timeline before', async (t) => {
+  const held = await payment(app, { gateway: 'scripted', amount: 900, number: 'S-4', authorize: true, details: { reading: { authorizationExpiresAt: '2099-01-01T00:00:00.000Z' } } })
+  const before = text((await get(`/payments/${held.id as string}`)).body)
+  t.match(before, /Status Authorized/)
+  t.match(before, /Jan 1, 2099, 12:00:00 AM UTC The authorization expires/)
+  const { answer } = await confirmAndPost(app, `${PREFIX}/payments/${held.id as string}/capture`)
+  t.match(text(answer.body), /Captured. The payment is now captured. .*Captured €9.00/)
+  t.notMatch(text(answer.body), /The authorization expires/)
+})
+
+t.test('a refund the provider declines: the payment again with the provider\'s words and code, nothing refunded', async (t) => {
+  const declining = await payment(app, { gateway: 'scripted', amount: 1000, number: 'S-5', details: { decline: true } })
+  const { answer } = await confirmAndPost(app, `${PREFIX}/payments/${declining.id as string}/refund?amount=1.00`)
+  t.ok(answer.statusCode >= 400 && answer.statusCode < 600, `${answer.statusCode}`)
+  t.match(text(answer.body), /declined the refund .*Code: PAYWIRE_ERR_PROVIDER.* Refunded €0.00/)
 })

@@ -3,8 +3,12 @@
  * helpers to make payments and to post the console's forms as a browser does.
  */
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify'
-import { offlineGateway } from '../../../gateways/offline/index.ts'
-import { Payment, paywire, type PaywirePluginOptions } from '../../../plugins/core/index.ts'
+import { OfflineGatewayFactory, offlineGateway } from '../../../gateways/offline/index.ts'
+import { OfflineStateReader } from '../../../gateways/offline/state-reader.ts'
+import {
+  ArrayObject, Payment, PaymentStateReader, Refund, Sync, factory, paywire, providerError, serviceId,
+  type Action, type ActionEntry, type ContainerConfiguration, type PaymentState, type PaywirePluginOptions
+} from '../../../plugins/core/index.ts'
 import { paywireConsole, type ConsoleOperation, type PaywireConsoleOptions } from '../../../plugins/console/index.ts'
 
 export const PREFIX = '/paywire/console'
@@ -17,7 +21,12 @@ export function roleAuthorize (request: { headers: Record<string, unknown> }, op
 
 export async function buildConsoleApp (options: Partial<PaywireConsoleOptions> = {}, core: PaywirePluginOptions = {}): Promise<FastifyInstance> {
   const app = Fastify()
-  await app.register(paywire, { baseUrl: 'http://shop.test', gateways: { cash: { factory: 'offline' }, till: { factory: 'offline' } }, ...core })
+  await app.register(paywire, {
+    baseUrl: 'http://shop.test',
+    gateways: { cash: { factory: 'offline' }, till: { factory: 'offline' }, scripted: { factory: 'scripted' } },
+    configure: (builder) => { builder.addGatewayFactory('scripted', new ScriptedGatewayFactory()) },
+    ...core
+  })
   await app.register(offlineGateway)
   await app.register(paywireConsole, { authorize: roleAuthorize, ...options })
   await app.ready()
@@ -25,15 +34,22 @@ export async function buildConsoleApp (options: Partial<PaywireConsoleOptions> =
 }
 
 /** A stored payment run through the capture route: captured unless `paid` is false (then pending). */
-export async function payment (app: FastifyInstance, fields: { gateway?: string, amount: number, currency?: string, number?: string, paid?: boolean }): Promise<Payment> {
+export async function payment (app: FastifyInstance, fields: {
+  gateway?: string, amount: number, currency?: string, number?: string, paid?: boolean, details?: Record<string, unknown>, authorize?: boolean
+}): Promise<Payment> {
   const storage = app.paywire.getStorage(Payment)
   const created = storage.create()
   created.gatewayName = fields.gateway ?? 'cash'
   created.number = fields.number ?? `ORDER-${fields.amount}`
   created.totalAmount = fields.amount
   created.currencyCode = fields.currency ?? 'EUR'
-  created.details = fields.paid === false ? { paid: false } : {}
-  const token = await app.paywire.prepareCapture(created.gatewayName, created, 'done')
+  created.details = { ...(fields.paid === false ? { paid: false } : {}), ...fields.details }
+  const token = fields.authorize === true
+    ? await (async () => {
+      await storage.update(created)
+      return await app.paywire.getTokenFactory().createAuthorizeToken(created.gatewayName, created, 'done')
+    })()
+    : await app.paywire.prepareCapture(created.gatewayName, created, 'done')
   const answer = await app.inject({ method: 'GET', url: new URL(token.targetUrl).pathname })
   if (answer.statusCode >= 400) throw new Error(`capture failed: ${answer.statusCode} ${answer.body}`)
   return await storage.find(created.id as string) as Payment
@@ -75,4 +91,48 @@ export async function confirmAndPost (app: FastifyInstance, path: string, change
 /** A page's text without tags, spaces collapsed: what a reader sees. */
 export function text (html: string): string {
   return html.replace(/<style>[\s\S]*?<\/style>/, '').replace(/<[^>]+>/g, ' ').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim()
+}
+
+/**
+ * The offline gateway with what a provider's adds, scripted by the payment's details:
+ * `reading` joins the provider's ids, disputes, a failed call's time, an authorization's
+ * expiry and unsettled refunds to the offline reading; `syncTo` is the status a Sync finds
+ * (none: Sync finds nothing new); `decline` makes refunds fail as a provider's refusal.
+ */
+export class ScriptedGatewayFactory extends OfflineGatewayFactory {
+  override configureContainer (): ContainerConfiguration {
+    const offline = new OfflineStateReader()
+    const reader = new (class extends PaymentStateReader {
+      read (record: Record<string, unknown>): PaymentState | undefined {
+        const state = offline.read(record)
+        const details = record.details as Record<string, unknown> | undefined
+        return state === undefined ? undefined : { ...state, ...(details?.reading as Partial<PaymentState> | undefined) }
+      }
+    })()
+    return { ...super.configureContainer(), [serviceId(PaymentStateReader)]: factory(() => reader) }
+  }
+
+  override getActions (): ActionEntry[] {
+    class SyncAction implements Action {
+      supports (request: unknown): boolean {
+        return request instanceof Sync && request.model instanceof ArrayObject
+      }
+
+      execute (request: Sync): void {
+        const details = request.model as ArrayObject
+        const to = details.get<string | undefined>('syncTo')
+        if (to !== undefined && details.get('status') !== to) details.set('status', to)
+      }
+    }
+    class DecliningRefundAction implements Action {
+      supports (request: unknown): boolean {
+        return request instanceof Refund && request.model instanceof ArrayObject && request.model.get('decline') === true
+      }
+
+      execute (): void {
+        throw providerError({ provider: 'Scripted', providerCode: 'REFUND_DECLINED', message: 'the provider declined the refund' })
+      }
+    }
+    return [DecliningRefundAction, SyncAction, ...super.getActions()]
+  }
 }
