@@ -13,10 +13,6 @@ export class Raw {
   constructor (html: string) {
     this.html = html
   }
-
-  toString (): string {
-    return this.html
-  }
 }
 
 export function raw (markup: string): Raw {
