@@ -86,7 +86,7 @@ export { Token, type TokenJSON, type TokenKind } from './model/token.ts'
 export type { Storage, Criteria, FindByOptions, ModelClass } from './storage/storage.ts'
 export { isPaymentSearch, type PaymentFacets, type PaymentPage, type PaymentQuery, type PaymentSearch } from './storage/payment-search.ts'
 export {
-  MAX_PAGE_SIZE, decodeSearchCursor, encodeSearchCursor, isDue, matchesQuery, newerThan, normalizeQuery, pageOf, paymentFacets, paymentSearchOf,
+  MAX_PAGE_SIZE, checkDue, decodeSearchCursor, encodeSearchCursor, isDue, matchesQuery, newerThan, normalizeQuery, pageOf, paymentFacets, paymentSearchOf,
   type NormalizedQuery, type SearchCursor
 } from './storage/payment-query.ts'
 export { ATTENTION_OPTION_NAMES, attentionOf, attentionOptions, type Attention, type AttentionOptions, type AttentionReason } from './reconcile/attention.ts'
