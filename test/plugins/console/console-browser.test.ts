@@ -114,6 +114,8 @@ t.test('an operator finds a card payment, refunds part of it, and reads the new 
   t.notSame(timelineAfter, timelineBefore, 'the timeline changed')
   t.match(timelineAfter.join('\n'), /Last change: Refunded: captured €19\.99, refunded €5\.00/)
   t.match(await textOf(page, 'main'), /re_/, 'the refund\'s id among the provider ids')
+  // Ids yes; the PaymentIntent's client secret, API keys and webhook secrets never.
+  t.notMatch(await page.content(), /_secret_|sk_(test|live)_|whsec_/)
   await screenshot(t, page, 'refunded')
   // Stripe (the simulator) refunded 5.00 once.
   const refunds = stripe.events().filter((event) => event.type === 'refund.created')
