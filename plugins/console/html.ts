@@ -64,6 +64,7 @@ button + a { margin-left: 1rem; }
 .notice { padding: .75rem 1rem; border-left: 4px solid #15803d; background: #ecfdf5; margin: 1rem 0; }
 .problem { padding: .75rem 1rem; border-left: 4px solid #b91c1c; background: #fef2f2; margin: 1rem 0; }
 .code { color: #555; font-size: .85em; }
+td code, dd code { overflow-wrap: anywhere; word-break: break-all; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; background: #fff; padding: 1rem; border: 1px solid #ddd; }
 dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 ol.timeline { list-style: none; padding: 0; border-left: 3px solid #9ca3af; margin-left: .5rem; }

@@ -125,8 +125,8 @@ ${message}
 <dt>Gateway</dt><dd>${payment.gatewayName}</dd>
 <dt>Payment id</dt><dd><code>${payment.id}</code></dd>
 <dt>Order number</dt><dd>${payment.number}</dd>
-<dt>Description</dt><dd>${payment.description}</dd>
-<dt>Client</dt><dd>${[payment.clientId, payment.clientEmail].filter((value) => value !== '').join(' · ')}</dd>
+<dt>Description</dt><dd>${payment.description === '' ? '—' : payment.description}</dd>
+<dt>Client</dt><dd>${[payment.clientId, payment.clientEmail].filter((value) => value !== '').join(' · ') || '—'}</dd>
 <dt>Created</dt><dd>${formatTime(payment.createdAt, locale)}</dd>
 <dt>Updated</dt><dd>${formatTime(payment.updatedAt, locale)}</dd>
 ${view.attention === undefined ? '' : html`<dt>Needs attention</dt><dd>${view.attention.reason.replace(/_/g, ' ')} (from ${formatTime(view.attention.at, locale)})</dd>`}
