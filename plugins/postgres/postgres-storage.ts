@@ -111,6 +111,12 @@ export class PostgresStorage<T extends object> extends AbstractStorage<T> implem
     return await this.#search.attentionDue(checkDue(now, limit), limit)
   }
 
+  /** Stored only while the record exists (a deleted payment is indexed by no one); a later version's facets are kept. */
+  async indexPayment (id: string, version: number, facets: PaymentFacets): Promise<void> {
+    await guarded(this.pool.query(`SELECT ${quoted(this.schema)}.paywire_put_facets(model, id, $3, $4::jsonb) FROM ${this.#table}
+      WHERE model = $1 AND md5(id) = md5($2) AND id = $2`, [this.modelName, id, version, JSON.stringify(facets)]))
+  }
+
   protected async doWrite (write: StagedWrite): Promise<void> {
     const payload = `{"writes":[${writePayload(this.modelName, write)}],"tokens":[]}`
     if (await callCommit(this.pool, this.#commit, payload) !== 'ok') throw this.conflict(write.id)

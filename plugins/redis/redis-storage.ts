@@ -52,6 +52,10 @@ export class RedisStorage<T extends object> extends AbstractStorage<T> implement
     return await this.search.attentionDue(checkDue(now, limit), limit)
   }
 
+  async indexPayment (id: string, version: number, facets: PaymentFacets): Promise<void> {
+    await this.search.put(id, { ...facets, v: version })
+  }
+
   recordKey (id: string): string {
     return recordKey(this.keyPrefix, this.modelName, id)
   }

@@ -18,6 +18,8 @@ import type { ModelClass, Storage } from '../storage/storage.ts'
 import type { StorageRegistry } from '../storage/storage-registry.ts'
 import type { StorageBackend } from '../commit/storage-backend.ts'
 import { checkHealth, type HealthOptions, type HealthReport } from './health.ts'
+import { Payment } from '../model/payment.ts'
+import { reindexPayments, type ReindexReport } from '../storage/reindex.ts'
 
 export interface PaywireParts {
   container: ServiceContainer
@@ -226,6 +228,15 @@ export class Paywire {
   }
 
   /** Disposes the gateway scopes, and the container when the builder created it. */
+  /**
+   * Stores the search facets of every payment, read again through its gateway (see
+   * reindexPayments): once after upgrading to a Paywire with PaymentSearch, whose older
+   * payments have none, or after changing the attention thresholds.
+   */
+  async reindexPayments (): Promise<ReindexReport> {
+    return await reindexPayments(this.getStorage(Payment))
+  }
+
   async close (): Promise<void> {
     await this.#parts.events.close()
     await this.#parts.gateways.close()

@@ -2,7 +2,7 @@ import Fastify from 'fastify'
 import t from 'tap'
 import {
   Capture, MemoryStorage, MemoryStorageBackend, MemoryTokenStorage, Payment, PaywireBuilder, UnitOfWork,
-  describeWrites, facetsOfWrite, paymentFacets, paymentSearchOf
+  describeWrites, facetsOfWrite, paymentFacets, paymentSearchOf, reindexPayments
 } from '../../../../../plugins/core/engine/index.ts'
 import { OfflineGatewayFactory, OfflineStateReader } from '../../../../../gateways/offline/index.ts'
 import { paywire } from '../../../../../plugins/core/index.ts'
@@ -96,4 +96,26 @@ t.test('a search on a storage without PaymentSearch is refused, never a scan', a
   const storage = new MemoryStorage(Payment)
   t.equal(paymentSearchOf(storage, 'Payment'), storage)
   t.throws(() => paymentSearchOf({ findBy: async () => [] }, 'Payment'), { code: 'PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED', statusCode: 501, message: /Payment storage does not implement PaymentSearch/ })
+})
+
+t.test('reindexPayments() refuses a storage it cannot index with, before reading anything', async (t) => {
+  const storage = new MemoryStorage(Payment)
+  await t.rejects(reindexPayments(storage), { code: 'PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED' }, 'no facetsOf: no Paywire set it up')
+  storage.facetsOf = () => undefined
+  const noIndex = Object.assign(Object.create(storage) as MemoryStorage<Payment>, { indexPayment: undefined })
+  await t.rejects(reindexPayments(noIndex), { code: 'PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED' }, 'a search without indexPayment')
+  await t.rejects(reindexPayments({ findBy: async () => [] } as never), { code: 'PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED' }, 'no search at all')
+})
+
+t.test('reindexPayments() reads every page; a query time that is no string is refused', async (t) => {
+  const shop = new PaywireBuilder().addGatewayFactory('offline', new OfflineGatewayFactory()).addGateway('cash', { factory: 'offline' }).getPaywire()
+  t.teardown(() => shop.close())
+  const storage = shop.getStorage(Payment) as MemoryStorage<Payment>
+  const facetsOf = storage.facetsOf
+  storage.facetsOf = undefined
+  for (let index = 0; index < 101; index++) await storage.update(Object.assign(new Payment(), { gatewayName: 'cash' }))
+  storage.facetsOf = facetsOf
+  t.same(await shop.reindexPayments(), { payments: 101, indexed: 101 })
+  t.equal((await storage.searchPayments({ first: 200 })).ids.length, 101)
+  await t.rejects(storage.searchPayments({ first: 1, createdFrom: new Date() as never }), { code: 'PAYWIRE_ERR_VALIDATION', field: 'createdFrom' })
 })
