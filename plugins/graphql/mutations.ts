@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import {
-  ArrayObject, Cancel, Payment, Refund, errorCodes, getCurrency, kindOf, type Generic, type HumanStatusValue
+  Cancel, PAYMENT_OPERATIONS, Payment, Refund, errorCodes, getCurrency, runPaymentOperation, type Generic, type HumanStatusValue
 } from '../core/engine/index.ts'
 import { assertAuthorized, idempotencyKeyOf, loaderOf, logOf, type Context, type Runtime } from './context.ts'
 import { answer, withDefaultFields, withFields } from './errors.ts'
 import {
   CancelPaymentArgs, CreatePaymentInput, MAX_DETAILS_BYTES, RefundPaymentArgs, check, checkAfterUrl, withoutNulls
 } from './inputs.ts'
-import { graphqlStatus, readStatus, supports } from './payment-fields.ts'
+import { graphqlStatus } from './payment-fields.ts'
 import { PAYWIRE_ERR_GRAPHQL_OPERATION_NOT_SUPPORTED, PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND } from './codes.ts'
 
 /**
@@ -15,10 +15,8 @@ import { PAYWIRE_ERR_GRAPHQL_OPERATION_NOT_SUPPORTED, PAYWIRE_ERR_GRAPHQL_PAYMEN
  * statuses they may start from; others get OperationNotAllowed without reaching the gateway.
  */
 export const BACK_OFFICE_OPERATIONS = {
-  // A partially refunded payment may be refunded again, up to what remains.
-  refundPayment: { request: 'Refund', from: ['captured', 'refunded'] },
-  // An authorization is voided; a payment not paid yet is called off.
-  cancelPayment: { request: 'Cancel', from: ['new', 'pending', 'authorized'] }
+  refundPayment: PAYMENT_OPERATIONS.refund,
+  cancelPayment: PAYMENT_OPERATIONS.cancel
 } as const satisfies Record<string, { request: string, from: readonly HumanStatusValue[] }>
 
 type BackOfficeOperation = keyof typeof BACK_OFFICE_OPERATIONS
@@ -86,53 +84,23 @@ interface Changed {
 }
 
 /**
- * Refund and cancel: the payment must exist, its gateway must run the request server-side
- * and its status must allow it; then the gateway runs it as the payment's only writer
- * (claimed, read again, committed: Paywire.executeExclusive) and the new status is read
- * back. A gateway that changed nothing did nothing (Payum gateways ignore requests their
- * status rules out): that is an OperationNotAllowed too, never a success.
+ * Refund and cancel, through the engine's runPaymentOperation (the operator console runs the
+ * same): the payment claimed, its gateway, capability and status checked under the claim,
+ * then run as its only writer; a gateway that changed nothing is an OperationNotAllowed.
+ * Here only the errors' GraphQL types and fields are added.
  */
 async function change (runtime: Runtime, context: Context, id: string, operation: BackOfficeOperation,
   createRequest: (model: unknown) => Generic): Promise<Changed> {
-  const { paywire } = runtime
-  const executor = paywire.getExclusiveExecutor()
-  const tokens = paywire.getTokenStorage()
-  const found = await loadPayment(runtime, context, id, true)
-  // Claimed before the checks, so they read what the gateway will run on.
-  const claim = await tokens.claimModel(paywire.getStorage(Payment).identify(found), executor.claimTtlMs)
-  let result
-  try {
-    const payment = await loadPayment(runtime, context, id, true)
-    const { gatewayName } = payment
-    if (!paywire.hasGateway(gatewayName)) throw withFields(new errorCodes.PAYWIRE_ERR_UNKNOWN_GATEWAY(gatewayName, ''), { gateway: gatewayName })
-    const gateway = paywire.getGateway(gatewayName)
-    const spec = BACK_OFFICE_OPERATIONS[operation]
-    const notSupported = () => withFields(new PAYWIRE_ERR_GRAPHQL_OPERATION_NOT_SUPPORTED(gatewayName, spec.request),
-      { operation, gateway: gatewayName })
-    if (!supports(gateway, createRequest(new ArrayObject(structuredClone(payment.details))))) throw notSupported()
-    const before = await readStatus(paywire, payment)
-    const notAllowed = (error: unknown = new errorCodes.PAYWIRE_ERR_OPERATION_NOT_ALLOWED(spec.request, before)) =>
-      withDefaultFields(error, { operation, status: graphqlStatus(before) })
-    if (!(spec.from as readonly string[]).includes(before)) throw notAllowed()
-    try {
-      result = await executor.execute(gateway, payment, createRequest, { claim })
-    } catch (error) {
-      // Whatever the gateway's error, its type (by kind) may need to say which operation, gateway and status.
-      throw withDefaultFields(error, { operation, gateway: gatewayName, status: graphqlStatus(before) })
-    }
-    // A gateway that needs the buyer's browser (a redirect) cannot do this from the back office.
-    if (result.reply !== undefined) throw notSupported()
-    if (!result.changed) throw notAllowed()
-  } catch (error) {
-    // The executor releases the claim itself; this is for the checks that failed before it ran.
-    // Not awaited when the storage failed: the answer would wait out its timeout once more.
-    const released = tokens.releaseClaim(claim).catch(() => {})
-    if (kindOf(error) !== 'unavailable') await released
-    throw error
-  }
-  const changed = result.request.firstModel as Payment
-  loaderOf(runtime, context).clear(id).prime(changed)
-  return { paymentId: changed.id as string, status: graphqlStatus(await readStatus(paywire, changed)) }
+  const spec = BACK_OFFICE_OPERATIONS[operation]
+  const outcome = await runPaymentOperation(runtime.paywire, id, spec, createRequest, {
+    notFound: () => new PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND(),
+    notSupported: (gatewayName, request) => new PAYWIRE_ERR_GRAPHQL_OPERATION_NOT_SUPPORTED(gatewayName, request),
+    describe: (error, { gateway, status }) => withDefaultFields(error, {
+      operation, ...(gateway === undefined ? {} : { gateway }), ...(status === undefined ? {} : { status: graphqlStatus(status) })
+    })
+  })
+  loaderOf(runtime, context).clear(id).prime(outcome.payment)
+  return { paymentId: outcome.payment.id as string, status: graphqlStatus(outcome.after) }
 }
 
 async function backOffice (runtime: Runtime, context: Context, operation: BackOfficeOperation, id: string, input: unknown,

@@ -4,6 +4,7 @@ import { paypalCheckoutErrorCodes } from '../../gateways/paypal-checkout/index.t
 import { paypalRestErrorCodes } from '../../gateways/paypal-rest/index.ts'
 import { stripeErrorCodes } from '../../gateways/stripe/index.ts'
 import { ERROR_KINDS, errorCodes, type ErrorKind } from '../../plugins/core/engine/index.ts'
+import { consoleErrorCodes } from '../../plugins/console/index.ts'
 import { graphqlErrorCodes } from '../../plugins/graphql/index.ts'
 import { postgresErrorCodes } from '../../plugins/postgres/index.ts'
 import { redisErrorCodes } from '../../plugins/redis/index.ts'
@@ -16,6 +17,7 @@ const PARTS: Array<[Record<string, unknown>, string]> = [
   [errorCodes, ''],
   [redisErrorCodes, '## Redis plugin'],
   [graphqlErrorCodes, '## GraphQL plugin'],
+  [consoleErrorCodes, '## Operator console'],
   [postgresErrorCodes, '## PostgreSQL plugin'],
   [paypalRestErrorCodes, '## PayPal REST gateway'],
   [paypalCheckoutErrorCodes, '## PayPal Checkout gateway'],

@@ -70,7 +70,7 @@ function graph (entry: string): { modules: string[], packages: string[] } {
 
 t.test('the exports map names every runtime subpath with its source entry', async (t) => {
   t.same(sourceEntries().map(([subpath]) => subpath).filter((subpath) => subpath !== './postgres'),
-    ['.', './engine', './redis', './graphql', './gateways/offline', './gateways/paypal-rest', './gateways/paypal-checkout', './gateways/stripe'])
+    ['.', './engine', './redis', './graphql', './console', './gateways/offline', './gateways/paypal-rest', './gateways/paypal-checkout', './gateways/stripe'])
 })
 
 for (const [subpath, entry] of sourceEntries()) {

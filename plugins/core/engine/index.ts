@@ -136,6 +136,14 @@ export type { IdempotencyRecord, IdempotencyStore } from './storage/idempotency-
 export {
   DEFAULT_MAX_IDEMPOTENCY_ENTRIES, MemoryIdempotencyStore, type MemoryIdempotencyStoreOptions
 } from './storage/memory-idempotency-store.ts'
+export {
+  DEFAULT_IDEMPOTENCY, OperationIdempotency, canonicalJson, fingerprint,
+  type IdempotencyErrors, type IdempotencySettings, type Replayable
+} from './storage/operation-idempotency.ts'
+export {
+  PAYMENT_OPERATIONS, gatewaySupports, readPaymentState, readPaymentStatus, runPaymentOperation,
+  type PaymentOperationContext, type PaymentOperationErrors, type PaymentOperationOutcome, type PaymentOperationSpec
+} from './setup/payment-operation.ts'
 
 export { DEPRECATIONS, findDeprecation, recordDeprecations, type Deprecation } from './deprecations.ts'
 export * from './legacy/index.ts'
