@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from '../observability/logger.ts'
 import { traceEventDispatch } from '../observability/telemetry.ts'
 import { eventDeliveryOptions, type EventDeliveryOptions } from './delivery-options.ts'
+import { callHandler, HandlerTimeout } from './handler-call.ts'
 import { MemoryOutbox } from './memory-outbox.ts'
 import type { Outbox, OutboxEntry, OutboxLease, SettledEntry, Settlement } from './outbox.ts'
 import { outboxRecord, partitionOf, type PaymentEvent, type PaymentEventType } from './payment-events.ts'
@@ -46,18 +47,6 @@ const BATCH = 50
  * and the recovery scan still find them.
  */
 const PENDING_KEPT = 10_000
-
-/** A handler that did not settle within handlerTimeoutMs. */
-class HandlerTimeout extends Error {
-  readonly handler: string
-  readonly timeoutMs: number
-
-  constructor (handler: string, timeoutMs: number) {
-    super(`the event handler ${handler} did not finish within ${timeoutMs} ms`)
-    this.handler = handler
-    this.timeoutMs = timeoutMs
-  }
-}
 
 /**
  * Payment events, delivered at least once from the transactional outbox. Commits store the
@@ -397,29 +386,13 @@ export class PaywireEvents {
     }
   }
 
-  /** Runs one handler, or gives up on it after handlerTimeoutMs (it may still be running: nothing can stop it). */
-  async #call (handler: Handler<any>, subscribed: string, event: AnyPaywireEvent): Promise<void> {
-    let timer: NodeJS.Timeout | undefined
-    const timeoutMs = this.#options.handlerTimeoutMs
-    const timedOut = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => { reject(new HandlerTimeout(`${handler.name === '' ? 'anonymous' : handler.name} (on '${subscribed}')`, timeoutMs)) }, timeoutMs)
-      // A process on its way out need not wait for it: the event stays in the outbox.
-      timer.unref()
-    })
-    try {
-      await Promise.race([(async () => { await handler(event) })(), timedOut])
-    } finally {
-      clearTimeout(timer)
-    }
-  }
-
   async #deliver (entry: OutboxEntry): Promise<Settlement> {
     const event = JSON.parse(entry.json) as AnyPaywireEvent
     const handlers = [event.type, '*'].flatMap((type) => [...this.#handlers.get(type) ?? []].map((handler) => [handler, type] as const))
     try {
       // One span per delivery (a no-op without an OpenTelemetry SDK).
       await traceEventDispatch(event.type, event.id, async () => {
-        for (const [handler, subscribed] of handlers) await this.#call(handler, subscribed, event)
+        for (const [handler, subscribed] of handlers) await callHandler(handler, subscribed, event, this.#options.handlerTimeoutMs)
       })
       return { outcome: 'delivered' }
     } catch (error) {
