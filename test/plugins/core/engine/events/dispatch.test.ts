@@ -355,3 +355,24 @@ t.test('closed while a batch runs: what was delivered is settled, the rest waits
   t.ok(lease, 'released')
   t.match(await outbox.head(lease!), { id: 'E-2', attempts: 0 }, 'the first settled, the others untouched')
 })
+
+t.test('a payment woken while its head waits for a retry: leased, left alone, released', async (t) => {
+  const outbox = new MemoryOutbox()
+  await outbox.append([numbered(1)])
+  const events = new PaywireEvents(recordingLogger(), { outbox, retryBaseMs: 60_000 })
+  t.teardown(() => events.close())
+  let calls = 0
+  events.onAny(() => {
+    calls++
+    throw new Error('warehouse down')
+  })
+  events.start()
+  await events.idle()
+  t.equal(calls, 1)
+  // As a commit of this process names its payment.
+  events.wake(['P'])
+  await events.idle()
+  t.equal(calls, 1, 'not delivered again before its retry is due')
+  t.ok(await outbox.lease('P', 10_000), 'the lease was released')
+  t.ok((await outbox.nextDueAt() as number) > Date.now() + 30_000, 'still waiting for its retry')
+})
