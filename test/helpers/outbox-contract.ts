@@ -153,6 +153,25 @@ export function outboxContract (t: Test, make: (t: any) => Promise<BackendUnderT
     t.same(await outbox.due(Date.now(), 100), [], 'nothing due once delivered: delivered events are not kept')
   })
 
+  t.test('contract: one event at a time, a retry stays the head with its attempt counted; a dead one is parked and the next is the head', async (t: any) => {
+    const under = await make(t)
+    const payment = await newPayment(under, 'EACH-1')
+    for (const status of ['pending', 'captured']) await setStatus(under, payment.id as string, status)
+    const { outbox } = under.backend
+    const lease = await outbox.lease(partitionOf('Payment', payment.id as string), 10_000)
+    const head = await outbox.head(lease!)
+    t.equal(await outbox.settle(lease!, head!, { outcome: 'retry', dueAt: Date.now() - 1, error: 'try later' }), true)
+    const retried = await outbox.head(lease!)
+    t.match(retried, { id: head!.id, attempts: 1, lastError: 'try later' })
+    t.equal(await outbox.settle(lease!, retried!, { outcome: 'dead', error: 'warehouse down' }), true)
+    t.match(await outbox.dead(), [{ id: head!.id, attempts: 2, lastError: 'warehouse down' }])
+    const next = await outbox.head(lease!)
+    t.equal(JSON.parse(next!.json).status, 'captured', 'the next event is the head')
+    // Delivered, so the outbox is left as found (the backends under test may share it between tests).
+    t.equal(await outbox.settle(lease!, next!, { outcome: 'delivered' }), true)
+    await outbox.release(lease!)
+  })
+
   t.test('contract: a batch is leased with its events head first and settled whole with its release; under a lost lease nothing changes', async (t: any) => {
     const under = await make(t)
     const payment = await newPayment(under, 'BATCH-1')

@@ -4,7 +4,7 @@ import { traceEventDispatch } from '../observability/telemetry.ts'
 import { eventDeliveryOptions, type EventDeliveryOptions } from './delivery-options.ts'
 import { callHandler, HandlerTimeout } from './handler-call.ts'
 import { MemoryOutbox } from './memory-outbox.ts'
-import type { Outbox, OutboxEntry, OutboxLease, SettledEntry, Settlement } from './outbox.ts'
+import type { Outbox, OutboxBatch, OutboxEntry, OutboxLease, SettledEntry, Settlement } from './outbox.ts'
 import { outboxRecord, partitionOf, type PaymentEvent, type PaymentEventType } from './payment-events.ts'
 
 /**
@@ -307,8 +307,9 @@ export class PaywireEvents {
    */
   async #deliverBatches (partition: string): Promise<number | undefined> {
     const outbox = this.#outbox as Required<Pick<Outbox, 'leaseBatch' | 'settleBatch'>> & Outbox
-    while (!this.#closed) {
-      const batch = await outbox.leaseBatch(partition, this.#options.leaseMs, BATCH)
+    let batch: OutboxBatch | null
+    do {
+      batch = await outbox.leaseBatch(partition, this.#options.leaseMs, BATCH)
       // Held by another instance: it delivers, and marks what it leaves due.
       if (batch === null) return undefined
       const settled: SettledEntry[] = []
@@ -332,9 +333,8 @@ export class PaywireEvents {
         clearInterval(renewal)
       }
       if (!await outbox.settleBatch(batch.lease, settled) || next !== undefined) return next
-      // Fewer than a batch: all there was when it was read (a later commit wakes this partition again).
-      if (batch.entries.length < BATCH) return undefined
-    }
+      // A full batch may have more behind it; fewer is all there was when it was read (a later commit wakes this partition again).
+    } while (batch.entries.length === BATCH && !this.#closed)
     return undefined
   }
 
@@ -344,9 +344,8 @@ export class PaywireEvents {
     if (lease === null) return undefined
     const renewal = this.#keep(lease)
     try {
-      while (!this.#closed) {
-        const entry = await this.#outbox.head(lease)
-        if (entry === null) return undefined
+      let entry: OutboxEntry | null
+      while (!this.#closed && (entry = await this.#outbox.head(lease)) !== null) {
         if (entry.dueAt > Date.now()) return entry.dueAt
         const settlement = await this.#deliver(entry)
         if (!await this.#outbox.settle(lease, entry, settlement)) return undefined
