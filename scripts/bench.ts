@@ -1,8 +1,10 @@
 /*
  * `npm run bench [-- --quick] [-- --node current|24|both]`: the Paywire demo shop (offline gateway, Redis tokens and
- * payments) against the hand-written floor (scripts/bench/floor-app.ts), then the demo shop
- * with everything in PostgreSQL (DATABASE_URL) against a hand-written Fastify + pg floor
- * (scripts/bench/floor-pg-app.ts), driven through complete flows (prepare → capture → done)
+ * payments) against two hand-written floors: the bare one (scripts/bench/floor-app.ts, no
+ * guarantee) and the guaranteed one (scripts/bench/floor-guaranteed-app.ts, exactly Paywire's
+ * guarantees: claim, versioned writes, one atomic commit with its outbox event, a drain); then
+ * the demo shop with everything in PostgreSQL (DATABASE_URL) against the same two floors on pg
+ * (floor-pg-app.ts, floor-guaranteed-pg-app.ts), driven through complete flows (prepare → capture → done)
  * at concurrency 1 and 32 in alternating rounds, a steady-memory run of the shop at concurrency
  * 32, plus library micro-benchmarks. `--node 24` runs the servers and the library figures on
  * Node 24 (PAYWIRE_BENCH_NODE24, or NODE24_DEFAULT below), `--node both` on the current Node
@@ -10,11 +12,10 @@
  * tables, writes bench-results.json and, in full mode, the results section of BENCHMARKS.md.
  * No thresholds are asserted: these are goals.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { once } from 'node:events'
 import { readFile, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { existsSync } from 'node:fs'
 import { cpus, homedir } from 'node:os'
 import { join } from 'node:path'
@@ -25,6 +26,8 @@ import pg from 'pg'
 import { migrate } from '../plugins/postgres/index.ts'
 import { percentile, runRound, type RoundResult, type Target } from './bench/load.ts'
 import { redisCounters } from './bench/redis-stats.ts'
+import { serverCounts, startRedis, startServer } from './bench/processes.ts'
+import { report, type Figures, type NodeRun, type Results, type Soak } from './bench/report.ts'
 
 const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, node: { type: 'string', default: 'current' } } })
 const quick = args.quick
@@ -51,49 +54,6 @@ function nodeBinaries (): string[] {
 const CONCURRENCY = [1, 32]
 const tsx = ['--conditions=paywire-source', '--import', 'tsx']
 
-async function freePort (): Promise<number> {
-  const server = createServer()
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  server.close()
-  return port
-}
-
-/** A Redis of the benchmark's own, so its counters see only the benchmarked applications. */
-async function startRedis (): Promise<{ url: string, stop: () => void }> {
-  const port = await freePort()
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
-  const spawned = await Promise.race([once(child, 'spawn').then(() => true), once(child, 'error').then(() => false)])
-  if (!spawned) {
-    const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
-    console.log(`redis-server not found: using ${url} (its counters include any other client's work)`)
-    return { url, stop: () => {} }
-  }
-  const url = `redis://127.0.0.1:${port}`
-  for (let attempt = 0; ; attempt++) {
-    const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => null })
-    probe.on('error', () => {})
-    try {
-      await probe.connect()
-      await probe.quit()
-      break
-    } catch (error) {
-      probe.disconnect()
-      if (attempt === 50) throw error
-      await sleep(100)
-    }
-  }
-  return { url, stop: () => child.kill('SIGTERM') }
-}
-
-async function startServer (node: string, app: string, args: string[]): Promise<{ child: ChildProcess, origin: string }> {
-  const child = spawn(node, [...tsx, 'scripts/bench/server.ts', '--app', app, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const [line] = await once(child.stdout as NodeJS.ReadableStream, 'data') as [Buffer]
-  const { port } = JSON.parse(line.toString()) as { port: number }
-  return { child, origin: `http://127.0.0.1:${port}` }
-}
-
 async function memory (origin: string): Promise<NodeJS.MemoryUsage> {
   const response = await fetch(`${origin}/__bench/memory`)
   return await response.json() as NodeJS.MemoryUsage
@@ -101,18 +61,6 @@ async function memory (origin: string): Promise<NodeJS.MemoryUsage> {
 
 async function rss (origin: string): Promise<number> {
   return (await memory(origin)).rss
-}
-
-interface Soak {
-  seconds: number
-  flowsPerSecond: number
-  errors: number
-  /** RSS and heap (MB) averaged over the first and the last quarter of the run, and the highest RSS sampled. */
-  rssFirstMb: number
-  rssLastMb: number
-  rssMaxMb: number
-  heapFirstMb: number
-  heapLastMb: number
 }
 
 /** The shop under concurrency 32 for SOAK_MS, its memory sampled as it runs: flat, or growing. */
@@ -136,26 +84,7 @@ async function soak (target: Target): Promise<Soak> {
   }
 }
 
-interface Figures {
-  flowsPerSecond: number
-  p50Ms: number
-  p99Ms: number
-  redisCommandsPerFlow: number
-  redisRoundTripsPerFlow: number
-  /** Server CPU (user + system) per flow: what the flow costs, whatever else runs on the machine. */
-  serverCpuMsPerFlow: number
-  redisCpuMsPerFlow: number
-  rssMb: number
-  errors: number
-}
-
-interface Counters { commands: number, reads: number, redisCpuSeconds: number, serverCpuUs: number }
-
-async function serverCpuUs (origin: string): Promise<number> {
-  const response = await fetch(`${origin}/__bench/cpu`)
-  const { user, system } = await response.json() as { user: number, system: number }
-  return user + system
-}
+interface Counters { commands: number, reads: number, redisCpuSeconds: number, serverCpuUs: number, pgStatements: number, pgTransactions: number, delivered: number }
 
 function summarize (rounds: RoundResult[], counters: Counters, rssBytes: number): Figures {
   const flows = rounds.reduce((sum, round) => sum + round.flows, 0)
@@ -169,31 +98,38 @@ function summarize (rounds: RoundResult[], counters: Counters, rssBytes: number)
     redisRoundTripsPerFlow: counters.reads / flows,
     serverCpuMsPerFlow: counters.serverCpuUs / 1000 / flows,
     redisCpuMsPerFlow: counters.redisCpuSeconds * 1000 / flows,
+    pgStatementsPerFlow: counters.pgStatements / flows,
+    pgTransactionsPerFlow: counters.pgTransactions / flows,
+    eventsPerFlow: counters.delivered / flows,
     rssMb: rssBytes / 2 ** 20,
     errors: rounds.reduce((sum, round) => sum + round.errors, 0)
   }
 }
 
-async function measure (targets: Target[], redis: Redis | null): Promise<Record<string, Record<number, Figures>>> {
-  const results: Record<string, Record<number, Figures>> = {}
+async function measure (targets: Target[], redis: Redis | null): Promise<Results> {
+  const results: Results = {}
   for (const concurrency of CONCURRENCY) {
     for (const target of targets) await runRound(target, concurrency, WARMUP_MS)
     const rounds = new Map<string, RoundResult[]>(targets.map((target) => [target.name, []]))
-    const counters = new Map<string, Counters>(targets.map((target) => [target.name, { commands: 0, reads: 0, redisCpuSeconds: 0, serverCpuUs: 0 }]))
+    const counters = new Map<string, Counters>(targets.map((target) => [target.name, { commands: 0, reads: 0, redisCpuSeconds: 0, serverCpuUs: 0, pgStatements: 0, pgTransactions: 0, delivered: 0 }]))
     // A, B, A, B...: both see the same machine state over time.
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
         const none = { commands: 0, reads: 0, cpuSeconds: 0 }
         const before = redis === null ? none : await redisCounters(redis)
-        const cpuBefore = await serverCpuUs(target.origin)
+        const server = await serverCounts(target.origin)
         rounds.get(target.name)?.push(await runRound(target, concurrency, ROUND_MS))
-        const cpuAfter = await serverCpuUs(target.origin)
+        const serverAfter = await serverCounts(target.origin)
         const after = redis === null ? none : await redisCounters(redis)
         const total = counters.get(target.name) as Counters
         total.commands += after.commands - before.commands
         total.reads += after.reads - before.reads
         total.redisCpuSeconds += after.cpuSeconds - before.cpuSeconds
-        total.serverCpuUs += cpuAfter - cpuBefore
+        total.serverCpuUs += serverAfter.cpuUs - server.cpuUs
+        total.pgStatements += serverAfter.pgStatements - server.pgStatements
+        total.pgTransactions += serverAfter.pgTransactions - server.pgTransactions
+        // Delivery runs after the answers: a round's last events may land in the next one's count.
+        total.delivered += serverAfter.delivered - server.delivered
         await sleep(200)
       }
     }
@@ -214,73 +150,29 @@ async function micro (node: string): Promise<Record<string, unknown>> {
   return JSON.parse(output)
 }
 
-const fixed = (value: number, digits = 1): string => Number.isFinite(value) ? value.toFixed(digits) : 'n/a'
-
-function table (results: Record<string, Record<number, Figures>>): string {
-  const rows = ['| concurrency | figure | Paywire | floor | Paywire / floor |', '|---|---|---:|---:|---:|']
-  const figures: Array<[keyof Figures, string, number]> = [
-    ['flowsPerSecond', 'complete flows per second', 0],
-    ['p50Ms', 'p50 latency per flow (ms)', 2],
-    ['p99Ms', 'p99 latency per flow (ms)', 2],
-    ['redisCommandsPerFlow', 'Redis commands per flow', 2],
-    ['redisRoundTripsPerFlow', 'Redis round trips per flow', 2],
-    ['serverCpuMsPerFlow', 'server CPU per flow (ms)', 3],
-    ['redisCpuMsPerFlow', 'Redis CPU per flow (ms)', 3],
-    ['rssMb', 'server RSS (MB)', 0],
-    ['errors', 'failed flows', 0]
-  ]
-  for (const concurrency of CONCURRENCY) {
-    for (const [key, label, digits] of figures) {
-      const paywire = results.paywire?.[concurrency]?.[key] as number
-      const floor = results.floor?.[concurrency]?.[key] as number
-      rows.push(`| ${concurrency} | ${label} | ${fixed(paywire, digits)} | ${fixed(floor, digits)} | ${key === 'errors' ? '' : fixed(paywire / floor, 2)} |`)
-    }
-  }
-  return rows.join('\n')
-}
-
-/** The PostgreSQL pair: flows per second and latencies (no Redis figures). */
-function pgTable (results: Record<string, Record<number, Figures>>): string {
-  const rows = ['| concurrency | figure | Paywire on PostgreSQL | pg floor | Paywire / floor |', '|---|---|---:|---:|---:|']
-  const figures: Array<[keyof Figures, string, number]> = [
-    ['flowsPerSecond', 'complete flows per second', 0],
-    ['p50Ms', 'p50 latency per flow (ms)', 2],
-    ['p99Ms', 'p99 latency per flow (ms)', 2],
-    ['serverCpuMsPerFlow', 'server CPU per flow (ms)', 3],
-    ['rssMb', 'server RSS (MB)', 0],
-    ['errors', 'failed flows', 0]
-  ]
-  for (const concurrency of CONCURRENCY) {
-    for (const [key, label, digits] of figures) {
-      const paywire = results['paywire-pg']?.[concurrency]?.[key] as number
-      const floor = results['floor-pg']?.[concurrency]?.[key] as number
-      rows.push(`| ${concurrency} | ${label} | ${fixed(paywire, digits)} | ${fixed(floor, digits)} | ${key === 'errors' ? '' : fixed(paywire / floor, 2)} |`)
-    }
-  }
-  return rows.join('\n')
-}
-
 const body = 'amount=12.34&currency=EUR&gateway=offline'
 
 /** Paywire with every record, token and claim in PostgreSQL, against the pg floor; each in a schema of its own, dropped after. */
-async function measurePostgres (node: string): Promise<{ results: Record<string, Record<number, Figures>>, version: string }> {
+async function measurePostgres (node: string): Promise<{ results: Results, version: string }> {
   const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
   const admin = new pg.Pool({ connectionString: databaseUrl, max: 1 })
   const run = randomUUID().slice(0, 8)
-  const schemas = { paywire: `bench_paywire_${run}`, floor: `bench_floor_${run}` }
+  const schemas = { paywire: `bench_paywire_${run}`, floor: `bench_floor_${run}`, guaranteed: `bench_guaranteed_${run}` }
   try {
     await migrate(admin, schemas.paywire)
     const version = ((await admin.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0] as { v: string }).v
     const pgServers = await Promise.all([
       startServer(node, 'paywire-pg', ['--database', databaseUrl, '--schema', schemas.paywire]),
-      startServer(node, 'floor-pg', ['--database', databaseUrl, '--schema', schemas.floor])
+      startServer(node, 'floor-pg', ['--database', databaseUrl, '--schema', schemas.floor]),
+      startServer(node, 'floor-guaranteed-pg', ['--database', databaseUrl, '--schema', schemas.guaranteed])
     ])
     try {
       return {
         version,
         results: await measure([
           { name: 'paywire-pg', origin: pgServers[0].origin, prepare: { path: '/checkout', body } },
-          { name: 'floor-pg', origin: pgServers[1].origin, prepare: { path: '/prepare', body } }
+          { name: 'floor-pg', origin: pgServers[1].origin, prepare: { path: '/prepare', body } },
+          { name: 'floor-guaranteed-pg', origin: pgServers[2].origin, prepare: { path: '/prepare', body } }
         ], null)
       }
     } finally {
@@ -291,14 +183,6 @@ async function measurePostgres (node: string): Promise<{ results: Record<string,
     for (const schema of Object.values(schemas)) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
     await admin.end()
   }
-}
-
-interface NodeRun {
-  node: string
-  results: Record<string, Record<number, Figures>>
-  soak: Soak
-  postgres: Record<string, Record<number, Figures>>
-  library: Record<string, unknown>
 }
 
 async function nodeVersion (node: string): Promise<string> {
@@ -315,13 +199,15 @@ async function runOn (node: string, redisUrl: string, redis: Redis): Promise<Nod
   console.log(`Node ${version}: ${node}`)
   const servers = await Promise.all([
     startServer(node, 'paywire', ['--redis', redisUrl, '--prefix', `bench:paywire:${randomUUID()}:`]),
-    startServer(node, 'floor', ['--redis', redisUrl, '--prefix', `bench:floor:${randomUUID()}:`])
+    startServer(node, 'floor', ['--redis', redisUrl, '--prefix', `bench:floor:${randomUUID()}:`]),
+    startServer(node, 'floor-guaranteed', ['--redis', redisUrl, '--prefix', `bench:guaranteed:${randomUUID()}:`])
   ])
   let results, soaked
   try {
     const targets: Target[] = [
       { name: 'paywire', origin: servers[0].origin, prepare: { path: '/checkout', body } },
-      { name: 'floor', origin: servers[1].origin, prepare: { path: '/prepare', body } }
+      { name: 'floor', origin: servers[1].origin, prepare: { path: '/prepare', body } },
+      { name: 'floor-guaranteed', origin: servers[2].origin, prepare: { path: '/prepare', body } }
     ]
     results = await measure(targets, redis)
     // The floor idles meanwhile: the shop alone, as long as the full mode's two minutes.
@@ -332,36 +218,6 @@ async function runOn (node: string, redisUrl: string, redis: Redis): Promise<Nod
   }
   const postgres = await measurePostgres(node)
   return { node: version, results, soak: soaked, postgres: postgres.results, pgVersion: postgres.version, library: await micro(node) }
-}
-
-const mb = (value: unknown, digits = 1): string => fixed(value as number / 2 ** 20, digits)
-
-function memoryTable (run: NodeRun): string {
-  const memory = run.library.memory as { heapPer10kPayments: number, rssPer10kPayments: number, heapPerIdleGateway: number, rssPerIdleGateway: number }
-  const { soak } = run
-  return [
-    '| memory figure | value |', '|---|---:|',
-    `| heap per 10,000 stored payments (memory storage) | ${mb(memory.heapPer10kPayments)} MB |`,
-    `| RSS per 10,000 stored payments (memory storage) | ${mb(memory.rssPer10kPayments)} MB |`,
-    `| heap per idle built gateway | ${fixed(memory.heapPerIdleGateway / 1024, 1)} KiB |`,
-    `| RSS per idle built gateway | ${fixed(memory.rssPerIdleGateway / 1024, 1)} KiB |`,
-    `| shop under concurrency 32 for ${fixed(soak.seconds, 0)} s: flows per second, failed | ${fixed(soak.flowsPerSecond, 0)}, ${soak.errors} |`,
-    `| its RSS, first quarter → last quarter (max) | ${fixed(soak.rssFirstMb, 0)} → ${fixed(soak.rssLastMb, 0)} MB (${fixed(soak.rssMaxMb, 0)}) |`,
-    `| its heap used, first quarter → last quarter | ${fixed(soak.heapFirstMb, 0)} → ${fixed(soak.heapLastMb, 0)} MB |`
-  ].join('\n')
-}
-
-function libraryTable (library: Record<string, unknown>): string {
-  return `| library figure | value |\n|---|---:|\n| cold getGateway() build (median) | ${fixed(library.coldGatewayBuildMs as number, 3)} ms |\n` +
-    `| cached getGateway() | ${fixed(library.cachedGetGatewayNs as number, 0)} ns |\n| memory per built gateway | ${fixed(library.bytesPerBuiltGateway as number / 1024, 1)} KiB |\n` +
-    `| capture tokens created per second (memory) | ${fixed((library.tokens as { createPerSecond: number }).createPerSecond, 0)} |\n` +
-    `| tokens verified per second (memory) | ${fixed((library.tokens as { verifyPerSecond: number }).verifyPerSecond, 0)} |`
-}
-
-function report (run: NodeRun): string {
-  return `### Node ${run.node}\n\nRedis (tokens, payments and claims):\n\n${table(run.results)}\n\n` +
-    `PostgreSQL (\`DATABASE_URL\`: records, tokens and claims in one schema):\n\n${pgTable(run.postgres)}\n\n` +
-    `Memory:\n\n${memoryTable(run)}\n\n${libraryTable(run.library)}`
 }
 
 const binaries = nodeBinaries()
@@ -380,13 +236,13 @@ try {
     rounds: ROUNDS,
     soakMs: SOAK_MS
   }
-  const text = runs.map(report).join('\n\n')
+  const text = runs.map((run) => report(run, CONCURRENCY)).join('\n\n')
   console.log(`Machine: ${JSON.stringify(machine)}\n\n${text}`)
   await writeFile('bench-results.json', `${JSON.stringify({ date: new Date().toISOString(), machine, runs }, null, 2)}\n`)
   if (!quick) {
     const file = await readFile('BENCHMARKS.md', 'utf8')
     const section = `<!-- bench:start -->\nLast full run: ${new Date().toISOString().slice(0, 10)}, ${machine.cpus}, Node ${machine.nodes.join(' and ')}, ` +
-      `Redis ${machine.redis}, PostgreSQL ${machine.postgres ?? 'unknown'}. Each Node's floor ran in the same run as Paywire on that Node.\n\n${text}\n<!-- bench:end -->`
+      `Redis ${machine.redis}, PostgreSQL ${machine.postgres ?? 'unknown'}. Each Node's floors ran in the same run as Paywire on that Node.\n\n${text}\n<!-- bench:end -->`
     await writeFile('BENCHMARKS.md', file.replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, section))
   }
 } finally {

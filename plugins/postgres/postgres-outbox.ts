@@ -1,7 +1,7 @@
 import type { Pool } from 'pg'
 import {
   DEAD_EVENTS_KEPT, newClaimId,
-  type Outbox, type OutboxEntry, type OutboxLease, type OutboxRecord, type Settlement, hideConnection
+  type Outbox, type OutboxBatch, type OutboxEntry, type OutboxLease, type OutboxRecord, type SettledEntry, type Settlement, hideConnection
 } from '../core/engine/index.ts'
 import { guarded, quoted } from './sql.ts'
 
@@ -97,11 +97,68 @@ export class PostgresOutbox implements Outbox {
     } else {
       changed = (await guarded(this.pool.query(`UPDATE ${this.#s}.outbox SET attempts = attempts + 1, last_error = $4, dead_at = clock_timestamp() WHERE ${held}`,
         [...values, settlement.error]))).rowCount
-      // Only the newest dead events are kept.
-      await guarded(this.pool.query(`DELETE FROM ${this.#s}.outbox WHERE dead_at IS NOT NULL AND seq NOT IN
-        (SELECT seq FROM ${this.#s}.outbox WHERE dead_at IS NOT NULL ORDER BY dead_at DESC, seq DESC LIMIT $1)`, [DEAD_EVENTS_KEPT]))
+      await this.#trimDead()
     }
     return changed === 1
+  }
+
+  /** Only the newest dead events are kept. */
+  async #trimDead (): Promise<void> {
+    await guarded(this.pool.query(`DELETE FROM ${this.#s}.outbox WHERE dead_at IS NOT NULL AND seq NOT IN
+      (SELECT seq FROM ${this.#s}.outbox WHERE dead_at IS NOT NULL ORDER BY dead_at DESC, seq DESC LIMIT $1)`, [DEAD_EVENTS_KEPT]))
+  }
+
+  /**
+   * One statement: the lease taken (as lease() does) and the partition's first events read, or
+   * no row when another holds it. The events are read FOR UPDATE: the statement's snapshot may
+   * predate the settle of the dispatcher whose lease it waited for, and a locking read sees
+   * what that settle did (delivered events gone, a retry's new due time) where a plain read
+   * would deliver them again.
+   */
+  async leaseBatch (partition: string, ttlMs: number, limit: number): Promise<OutboxBatch | null> {
+    const id = newClaimId()
+    const { rows } = await guarded(this.pool.query<Row & { id: string | null }>(`WITH leased AS (
+        INSERT INTO ${this.#s}.outbox_leases (partition, id, expires_at) VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond')
+        ON CONFLICT (partition) DO UPDATE SET id = EXCLUDED.id, expires_at = EXCLUDED.expires_at
+          WHERE ${this.#s}.outbox_leases.expires_at <= clock_timestamp()
+        RETURNING partition
+      )
+      SELECT o.id, o.partition, o.type, o.event, o.attempts, o.due_ms, o.last_error FROM leased l
+        LEFT JOIN LATERAL (SELECT * FROM ${this.#s}.outbox WHERE partition = l.partition AND dead_at IS NULL ORDER BY seq LIMIT $4 FOR UPDATE) o ON true
+      ORDER BY o.seq`, [partition, id, ttlMs, limit]))
+    if (rows.length === 0) return null
+    // A lease on an empty partition is one row of nulls.
+    return { lease: { partition, id }, entries: rows.filter((row) => row.id !== null).map(entryOf) }
+  }
+
+  /**
+   * One statement: the lease released if still held, and only then the delivered events
+   * deleted, the dead ones marked, the retried one rescheduled. The dead ones over
+   * DEAD_EVENTS_KEPT are trimmed by a second statement, only when some died. Events dead in
+   * one batch share their time: the later event (higher seq) reads as the newer, as one at a
+   * time would have it.
+   */
+  async settleBatch (lease: OutboxLease, settled: readonly SettledEntry[]): Promise<boolean> {
+    const ids = (outcome: Settlement['outcome']) => settled.filter(({ settlement }) => settlement.outcome === outcome).map(({ entry }) => entry.id)
+    const dead = settled.filter(({ settlement }) => settlement.outcome === 'dead') as Array<{ entry: OutboxEntry, settlement: { error: string } }>
+    const retry = settled.find(({ settlement }) => settlement.outcome === 'retry') as { entry: OutboxEntry, settlement: { dueAt: number, error: string } } | undefined
+    const { rows } = await guarded(this.pool.query<{ held: number }>(`WITH held AS (
+        DELETE FROM ${this.#s}.outbox_leases WHERE partition = $1 AND id = $2 AND expires_at > clock_timestamp() RETURNING partition
+      ), delivered AS (
+        DELETE FROM ${this.#s}.outbox WHERE partition = $1 AND dead_at IS NULL AND id = ANY($3::text[]) AND EXISTS (SELECT 1 FROM held) RETURNING 1
+      ), died AS (
+        UPDATE ${this.#s}.outbox o SET attempts = o.attempts + 1, last_error = d.error, dead_at = statement_timestamp()
+          FROM unnest($4::text[], $5::text[]) AS d(id, error)
+          WHERE o.partition = $1 AND o.dead_at IS NULL AND o.id = d.id AND EXISTS (SELECT 1 FROM held) RETURNING 1
+      ), retried AS (
+        UPDATE ${this.#s}.outbox SET attempts = attempts + 1, due_ms = $7, last_error = $8
+          WHERE partition = $1 AND dead_at IS NULL AND id = $6 AND EXISTS (SELECT 1 FROM held) RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM held)::int AS held`, [lease.partition, lease.id, ids('delivered'), dead.map(({ entry }) => entry.id),
+      dead.map(({ settlement }) => settlement.error), retry?.entry.id ?? null, retry?.settlement.dueAt ?? null, retry?.settlement.error ?? null]))
+    if (rows[0]?.held !== 1) return false
+    if (dead.length > 0) await this.#trimDead()
+    return true
   }
 
   async release (lease: OutboxLease): Promise<void> {

@@ -1,6 +1,6 @@
 import {
   DEAD_EVENTS_KEPT, newClaimId,
-  type Outbox, type OutboxEntry, type OutboxLease, type OutboxRecord, type Settlement, hideConnection
+  type Outbox, type OutboxBatch, type OutboxEntry, type OutboxLease, type OutboxRecord, type SettledEntry, type Settlement, hideConnection
 } from '../core/engine/index.ts'
 import type { Cluster } from 'ioredis'
 import { guarded, hashTag, type RedisClient } from './keys.ts'
@@ -38,6 +38,39 @@ local next = redis.call('LINDEX', KEYS[2], 0)
 if not next then return -1 end
 return cjson.decode(next).dueAt`
 
+/* Takes the lease and reads the first events.   KEYS: lease, list   ARGV: lease id, ms, how many. Answers nil when held. */
+const LEASE_BATCH_SCRIPT = `
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return false end
+return redis.call('LRANGE', KEYS[2], 0, tonumber(ARGV[3]) - 1)`
+
+/*
+ * Settles a batch and releases its lease.   KEYS: lease, list, [the due index: single Redis]
+ * ARGV: lease id, events removed from the head (delivered or dead), the batch's first event id
+ * ('' when none was settled), the retried head ('' when none), its due time, the partition.
+ * Answers like SETTLE_SCRIPT; with the due index in KEYS it also marks or unmarks the partition.
+ */
+const SETTLE_BATCH_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -2 end
+if ARGV[3] ~= '' then
+  local head = redis.call('LINDEX', KEYS[2], 0)
+  if not head or cjson.decode(head).id ~= ARGV[3] then return -2 end
+end
+local removed = tonumber(ARGV[2])
+if removed > 0 then redis.call('LTRIM', KEYS[2], removed, -1) end
+local next = -1
+if ARGV[4] ~= '' then
+  redis.call('LSET', KEYS[2], 0, ARGV[4])
+  next = tonumber(ARGV[5])
+else
+  local head = redis.call('LINDEX', KEYS[2], 0)
+  if head then next = cjson.decode(head).dueAt end
+end
+if KEYS[3] then
+  if next == -1 then redis.call('ZREM', KEYS[3], ARGV[6]) else redis.call('ZADD', KEYS[3], next, ARGV[6]) end
+end
+redis.call('DEL', KEYS[1])
+return next`
+
 const RELEASE_SCRIPT = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`
@@ -55,6 +88,8 @@ export class RedisOutbox implements Outbox {
   readonly #settle: ScriptCall<number>
   readonly #release: ScriptCall<number>
   readonly #renew: ScriptCall<number>
+  readonly #leaseBatch: ScriptCall<string[] | null>
+  readonly #settleBatch: ScriptCall<number>
 
   constructor (client: RedisClient, keyPrefix: string) {
     this.client = client
@@ -66,6 +101,9 @@ export class RedisOutbox implements Outbox {
     this.#settle = defineScript(client, 'paywireOutboxSettle', 2, SETTLE_SCRIPT)
     this.#release = defineScript(client, 'paywireOutboxRelease', 1, RELEASE_SCRIPT)
     this.#renew = defineScript(client, 'paywireOutboxRenew', 1, RENEW_SCRIPT)
+    this.#leaseBatch = defineScript(client, 'paywireOutboxLeaseBatch', 2, LEASE_BATCH_SCRIPT)
+    // Two keys on a Cluster, three on a single Redis (the due index): counted per call.
+    this.#settleBatch = defineScript(client, 'paywireOutboxSettleBatch', null, SETTLE_BATCH_SCRIPT)
   }
 
   listKey (partition: string): string {
@@ -131,6 +169,38 @@ export class RedisOutbox implements Outbox {
     if (next === -2) return false
     if (next === -1) await this.#unmark(lease.partition)
     else await guarded(this.client.zadd(this.dueKey, next, lease.partition))
+    return true
+  }
+
+  async leaseBatch (partition: string, ttlMs: number, limit: number): Promise<OutboxBatch | null> {
+    const id = newClaimId()
+    const entries = await guarded(this.#leaseBatch(this.leaseKey(partition), this.listKey(partition), id, ttlMs, limit))
+    if (entries === null) return null
+    return { lease: { partition, id }, entries: entries.map((entry) => ({ ...JSON.parse(entry), partition })) }
+  }
+
+  async settleBatch (lease: OutboxLease, settled: readonly SettledEntry[]): Promise<boolean> {
+    const dead = settled.filter(({ settlement }) => settlement.outcome === 'dead')
+    if (dead.length > 0) {
+      // Another slot on a Cluster: kept first, so a crash in between keeps them twice rather than never.
+      // LPUSH of several pushes each in turn: the last one dead ends up first, newest first as settle() keeps them.
+      const entries = dead.map(({ entry, settlement }) => JSON.stringify({ ...entry, attempts: entry.attempts + 1, lastError: (settlement as { error: string }).error }))
+      await guarded(this.client.multi().lpush(this.deadKey, ...entries).ltrim(this.deadKey, 0, DEAD_EVENTS_KEPT - 1).exec())
+    }
+    const last = settled.at(-1)
+    const retry = last?.settlement.outcome === 'retry' ? last as { entry: OutboxEntry, settlement: Settlement & { outcome: 'retry' } } : undefined
+    const retried = retry === undefined
+      ? ''
+      : JSON.stringify({ id: retry.entry.id, type: retry.entry.type, json: retry.entry.json, attempts: retry.entry.attempts + 1, dueAt: retry.settlement.dueAt, lastError: retry.settlement.error })
+    const keys = [this.leaseKey(lease.partition), this.listKey(lease.partition), ...this.client.isCluster ? [] : [this.dueKey]]
+    const next = await guarded(this.#settleBatch(keys.length, ...keys, lease.id, settled.length - (retry === undefined ? 0 : 1), settled[0]?.entry.id ?? '',
+      retried, retry?.settlement.dueAt ?? 0, lease.partition))
+    if (next === -2) return false
+    // On a Cluster the due index is in another slot: marked or unmarked after, as settle() does.
+    if (this.client.isCluster) {
+      if (next === -1) await this.#unmark(lease.partition)
+      else await guarded(this.client.zadd(this.dueKey, next, lease.partition))
+    }
     return true
   }
 

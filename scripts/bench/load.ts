@@ -35,15 +35,16 @@ async function flow (pool: Pool, target: Target): Promise<void> {
   if (answer.status !== 'captured') throw new Error(`${target.name} done read ${String(answer.status)}`)
 }
 
-/** `concurrency` buyers doing complete flows back to back for `durationMs`. */
-export async function runRound (target: Target, concurrency: number, durationMs: number): Promise<RoundResult> {
+/** `concurrency` buyers doing complete flows back to back for `durationMs`, or until `maxFlows` have started. */
+export async function runRound (target: Target, concurrency: number, durationMs: number, maxFlows = Infinity): Promise<RoundResult> {
   const pool = new Pool(target.origin, { connections: concurrency, pipelining: 1 })
   const latencies: number[] = []
   let errors = 0
+  let begun = 0
   const started = performance.now()
   const deadline = started + durationMs
   await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < deadline) {
+    while (performance.now() < deadline && begun++ < maxFlows) {
       const begin = performance.now()
       try {
         await flow(pool, target)

@@ -1,6 +1,6 @@
 /*
  * A CPU profile of one benchmarked server under load:
- *   node --import tsx scripts/bench/profile.ts [--node <binary>] [--app paywire|floor] [--seconds 20] [--concurrency 32]
+ *   node --import tsx scripts/bench/profile.ts [--node <binary>] [--app paywire|floor|floor-guaranteed] [--seconds 20] [--concurrency 32]
  * Starts a Redis of its own, runs the server with --cpu-prof, drives complete flows, stops it
  * and prints the functions by self time and a few of Paywire's entry points by inclusive time
  * (shares of all non-idle samples). The .cpuprofile stays in bench-profiles/ for DevTools.

@@ -153,6 +153,57 @@ export function outboxContract (t: Test, make: (t: any) => Promise<BackendUnderT
     t.same(await outbox.due(Date.now(), 100), [], 'nothing due once delivered: delivered events are not kept')
   })
 
+  t.test('contract: one event at a time, a retry stays the head with its attempt counted; a dead one is parked and the next is the head', async (t: any) => {
+    const under = await make(t)
+    const payment = await newPayment(under, 'EACH-1')
+    for (const status of ['pending', 'captured']) await setStatus(under, payment.id as string, status)
+    const { outbox } = under.backend
+    const lease = await outbox.lease(partitionOf('Payment', payment.id as string), 10_000)
+    const head = await outbox.head(lease!)
+    t.equal(await outbox.settle(lease!, head!, { outcome: 'retry', dueAt: Date.now() - 1, error: 'try later' }), true)
+    const retried = await outbox.head(lease!)
+    t.match(retried, { id: head!.id, attempts: 1, lastError: 'try later' })
+    t.equal(await outbox.settle(lease!, retried!, { outcome: 'dead', error: 'warehouse down' }), true)
+    t.match(await outbox.dead(), [{ id: head!.id, attempts: 2, lastError: 'warehouse down' }])
+    const next = await outbox.head(lease!)
+    t.equal(JSON.parse(next!.json).status, 'captured', 'the next event is the head')
+    // Delivered, so the outbox is left as found (the backends under test may share it between tests).
+    t.equal(await outbox.settle(lease!, next!, { outcome: 'delivered' }), true)
+    await outbox.release(lease!)
+  })
+
+  t.test('contract: a batch is leased with its events head first and settled whole with its release; under a lost lease nothing changes', async (t: any) => {
+    const under = await make(t)
+    const payment = await newPayment(under, 'BATCH-1')
+    for (const status of ['pending', 'authorized', 'captured']) await setStatus(under, payment.id as string, status)
+    const { outbox } = under.backend
+    // Optional in the interface (outboxes written before batches), required of every shipped backend.
+    if (outbox.leaseBatch === undefined || outbox.settleBatch === undefined) throw new Error('the backend\'s outbox does not deliver in batches')
+    const partition = partitionOf('Payment', payment.id as string)
+    const batch = await outbox.leaseBatch(partition, 10_000, 10)
+    t.match(batch?.entries.map((entry) => JSON.parse(entry.json).status), ['pending', 'authorized', 'captured'], 'every waiting event, in commit order')
+    t.equal(await outbox.leaseBatch(partition, 10_000, 10), null, 'one holder at a time')
+    const [first, second, third] = batch!.entries as [any, any, any]
+    const settled = [
+      { entry: first, settlement: { outcome: 'delivered' as const } },
+      { entry: second, settlement: { outcome: 'dead' as const, error: 'warehouse down' } },
+      { entry: third, settlement: { outcome: 'retry' as const, dueAt: Date.now() - 1, error: 'try later' } }
+    ]
+    t.equal(await outbox.settleBatch({ partition, id: 'not-mine' }, settled), false, 'refused under a lease it does not hold')
+    t.same((await outbox.head(batch!.lease))?.id, first.id, 'nothing changed')
+    t.equal(await outbox.settleBatch(batch!.lease, settled), true)
+    t.match(await outbox.dead(), [{ id: second.id, attempts: 1, lastError: 'warehouse down' }], 'the dead one parked')
+    const again = await outbox.leaseBatch(partition, 10_000, 1)
+    t.ok(again, 'released with the settle')
+    t.match(again!.entries, [{ id: third.id, attempts: 1, lastError: 'try later' }], 'the retried one is the head, its attempt counted')
+    t.same(await outbox.due(Date.now(), 100), [partition], 'due again when its retry is')
+    t.equal(await outbox.settleBatch(again!.lease, []), true, 'an empty settle only releases')
+    const last = await outbox.leaseBatch(partition, 10_000, 10)
+    t.equal(await outbox.settleBatch(last!.lease, [{ entry: last!.entries[0]!, settlement: { outcome: 'delivered' } }]), true)
+    t.same(await outbox.due(Date.now(), 100), [], 'nothing due once the last is delivered')
+    t.same((await outbox.leaseBatch(partition, 10_000, 10))?.entries, [], 'a lease on an empty partition reads no event')
+  })
+
   t.test('contract: a dispatcher renews its lease while a payment\'s slow handlers run: no other dispatcher takes the batch', async (t: any) => {
     const under = await make(t)
     const payment = await newPayment(under, 'SLOW-1')

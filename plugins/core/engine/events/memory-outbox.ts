@@ -1,5 +1,5 @@
 import { generateLockId as newLeaseId } from '../random.ts'
-import { DEAD_EVENTS_KEPT, type Outbox, type OutboxEntry, type OutboxLease, type Settlement } from './outbox.ts'
+import { DEAD_EVENTS_KEPT, type Outbox, type OutboxBatch, type OutboxEntry, type OutboxLease, type SettledEntry, type Settlement } from './outbox.ts'
 import type { OutboxRecord } from './payment-events.ts'
 
 /**
@@ -65,8 +65,12 @@ export class MemoryOutbox implements Outbox {
   }
 
   async settle (lease: OutboxLease, entry: OutboxEntry, settlement: Settlement): Promise<boolean> {
-    if (!this.#holds(lease)) return false
-    const entries = this.#partitions.get(lease.partition)
+    return this.#holds(lease) && this.#settleNow(lease.partition, entry, settlement)
+  }
+
+  /** Synchronous: a batch is settled all at once, as one script or statement would. */
+  #settleNow (partition: string, entry: OutboxEntry, settlement: Settlement): boolean {
+    const entries = this.#partitions.get(partition)
     const head = entries?.[0]
     if (entries === undefined || head?.id !== entry.id) return false
     if (settlement.outcome === 'retry') {
@@ -74,11 +78,25 @@ export class MemoryOutbox implements Outbox {
       return true
     }
     entries.shift()
-    if (entries.length === 0) this.#partitions.delete(lease.partition)
+    if (entries.length === 0) this.#partitions.delete(partition)
     if (settlement.outcome === 'dead') {
       this.#dead.unshift({ ...head, attempts: head.attempts + 1, lastError: settlement.error })
       this.#dead = this.#dead.slice(0, DEAD_EVENTS_KEPT)
     }
+    return true
+  }
+
+  async leaseBatch (partition: string, ttlMs: number, limit: number): Promise<OutboxBatch | null> {
+    const lease = await this.lease(partition, ttlMs)
+    if (lease === null) return null
+    return { lease, entries: (this.#partitions.get(partition) ?? []).slice(0, limit).map((entry) => ({ ...entry })) }
+  }
+
+  async settleBatch (lease: OutboxLease, settled: readonly SettledEntry[]): Promise<boolean> {
+    if (!this.#holds(lease)) return false
+    // The same checks as settle(), one entry after the other; under the lease nothing else moves the head.
+    for (const { entry, settlement } of settled) this.#settleNow(lease.partition, entry, settlement)
+    this.#leases.delete(lease.partition)
     return true
   }
 

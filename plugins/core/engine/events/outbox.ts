@@ -25,11 +25,28 @@ export type Settlement =
   | { outcome: 'retry', dueAt: number, error: string }
   | { outcome: 'dead', error: string }
 
+/** A leased partition and its first waiting events, head first (see Outbox.leaseBatch). */
+export interface OutboxBatch {
+  lease: OutboxLease
+  entries: OutboxEntry[]
+}
+
+/** What became of one event of a batch. */
+export interface SettledEntry {
+  entry: OutboxEntry
+  settlement: Settlement
+}
+
 /**
  * Where committed events wait until delivered: the transactional outbox. Backends append
  * to it inside their commit (see CommitSet.events); the dispatcher leases a partition (one
  * payment's events, in commit order), delivers its head, and settles it. A lease expires on
  * its own, so events a crashed instance held are delivered by another one.
+ *
+ * An outbox with leaseBatch() and settleBatch() is delivered in batches: the lease and the
+ * partition's first events in one step, the handlers in order, then every outcome and the
+ * release in one step (one script or statement each, however many events). The per-event
+ * methods stay for outboxes without them and for tools.
  */
 export interface Outbox {
   /** Stores events outside a commit (money.unmatched: no payment changed). */
@@ -52,6 +69,17 @@ export interface Outbox {
   /** Records what became of the head event; false when the lease was lost (nothing changed). */
   settle (lease: OutboxLease, entry: OutboxEntry, settlement: Settlement): Promise<boolean>
   release (lease: OutboxLease): Promise<void>
+  /**
+   * Takes the partition for `ttlMs` and reads its first `limit` waiting events (head first,
+   * whether due or not), in one step; null when another dispatcher holds it.
+   */
+  leaseBatch? (partition: string, ttlMs: number, limit: number): Promise<OutboxBatch | null>
+  /**
+   * Records what became of the batch's first events, in order (only a last one may be a
+   * retry: it stays the head), and releases the lease, in one step; false when the lease was
+   * lost (nothing changed). With no events, it only releases.
+   */
+  settleBatch? (lease: OutboxLease, settled: readonly SettledEntry[]): Promise<boolean>
   /** Events that failed every attempt, newest first (at most DEAD_EVENTS_KEPT are kept). */
   dead (limit?: number): Promise<OutboxEntry[]>
   /** How many dead events are kept, without reading them (health reports). Optional: dead() is counted without it. */

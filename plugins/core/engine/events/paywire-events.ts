@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto'
 import type { Logger } from '../observability/logger.ts'
 import { traceEventDispatch } from '../observability/telemetry.ts'
 import { eventDeliveryOptions, type EventDeliveryOptions } from './delivery-options.ts'
+import { callHandler, HandlerTimeout } from './handler-call.ts'
 import { MemoryOutbox } from './memory-outbox.ts'
-import type { Outbox, OutboxEntry, OutboxLease, Settlement } from './outbox.ts'
+import type { Outbox, OutboxBatch, OutboxEntry, OutboxLease, SettledEntry, Settlement } from './outbox.ts'
 import { outboxRecord, partitionOf, type PaymentEvent, type PaymentEventType } from './payment-events.ts'
 
 /**
@@ -38,24 +39,14 @@ export { eventDeliveryOptions, type EventDeliveryOptions }
 
 /** Partitions (payments) delivered at once; more wait for a free slot. */
 const WORKERS = 100
+/** A payment's events leased, delivered and settled together (an outbox with batches). */
+const BATCH = 50
 /**
  * Partitions this process knows have events without trusting the due index: its own
  * commits, and partitions whose delivery failed half-way. Bounded: past it, the due index
  * and the recovery scan still find them.
  */
 const PENDING_KEPT = 10_000
-
-/** A handler that did not settle within handlerTimeoutMs. */
-class HandlerTimeout extends Error {
-  readonly handler: string
-  readonly timeoutMs: number
-
-  constructor (handler: string, timeoutMs: number) {
-    super(`the event handler ${handler} did not finish within ${timeoutMs} ms`)
-    this.handler = handler
-    this.timeoutMs = timeoutMs
-  }
-}
 
 /**
  * Payment events, delivered at least once from the transactional outbox. Commits store the
@@ -293,29 +284,9 @@ export class PaywireEvents {
   async #deliverPartition (partition: string): Promise<void> {
     let next: number | undefined
     try {
-      const lease = await this.#outbox.lease(partition, this.#options.leaseMs)
-      // Held by another instance: it delivers, and marks what it leaves due.
-      if (lease === null) return
-      const renewal = this.#keep(lease)
-      try {
-        while (!this.#closed) {
-          const entry = await this.#outbox.head(lease)
-          if (entry === null) return
-          if (entry.dueAt > Date.now()) {
-            next = entry.dueAt
-            return
-          }
-          const settlement = await this.#deliver(entry)
-          if (!await this.#outbox.settle(lease, entry, settlement)) return
-          if (settlement.outcome === 'retry') {
-            next = settlement.dueAt
-            return
-          }
-        }
-      } finally {
-        clearInterval(renewal)
-        await this.#release(lease)
-      }
+      next = this.#outbox.leaseBatch !== undefined && this.#outbox.settleBatch !== undefined
+        ? await this.#deliverBatches(partition)
+        : await this.#deliverEach(partition)
     } catch (error) {
       next = Date.now() + this.#options.pollIntervalMs
       this.#logger.error({ err: error, paywire: { partition } }, 'paywire: delivering a payment\'s events failed on the outbox; the poller tries again')
@@ -325,6 +296,65 @@ export class PaywireEvents {
         this.#remember(partition, next)
         this.#wakeAt(next)
       }
+    }
+  }
+
+  /**
+   * Batches: the lease and up to BATCH events in one step, each event to its handlers in
+   * order, then every outcome and the release in one step. A retry ends the batch (the
+   * payment's later events wait behind it); a lost lease changes nothing, so the batch is
+   * delivered again by whoever holds it (at least once). Answers when to try again, if ever.
+   */
+  async #deliverBatches (partition: string): Promise<number | undefined> {
+    const outbox = this.#outbox as Required<Pick<Outbox, 'leaseBatch' | 'settleBatch'>> & Outbox
+    let batch: OutboxBatch | null
+    do {
+      batch = await outbox.leaseBatch(partition, this.#options.leaseMs, BATCH)
+      // Held by another instance: it delivers, and marks what it leaves due.
+      if (batch === null) return undefined
+      const settled: SettledEntry[] = []
+      let next: number | undefined
+      const renewal = this.#keep(batch.lease)
+      try {
+        for (const entry of batch.entries) {
+          if (this.#closed) break
+          if (entry.dueAt > Date.now()) {
+            next = entry.dueAt
+            break
+          }
+          const settlement = await this.#deliver(entry)
+          settled.push({ entry, settlement })
+          if (settlement.outcome === 'retry') {
+            next = settlement.dueAt
+            break
+          }
+        }
+      } finally {
+        clearInterval(renewal)
+      }
+      if (!await outbox.settleBatch(batch.lease, settled) || next !== undefined) return next
+      // A full batch may have more behind it; fewer is all there was when it was read (a later commit wakes this partition again).
+    } while (batch.entries.length === BATCH && !this.#closed)
+    return undefined
+  }
+
+  /** One event at a time, for an outbox without batches: lease, then per event its head read and its settle, then release. */
+  async #deliverEach (partition: string): Promise<number | undefined> {
+    const lease = await this.#outbox.lease(partition, this.#options.leaseMs)
+    if (lease === null) return undefined
+    const renewal = this.#keep(lease)
+    try {
+      let entry: OutboxEntry | null
+      while (!this.#closed && (entry = await this.#outbox.head(lease)) !== null) {
+        if (entry.dueAt > Date.now()) return entry.dueAt
+        const settlement = await this.#deliver(entry)
+        if (!await this.#outbox.settle(lease, entry, settlement)) return undefined
+        if (settlement.outcome === 'retry') return settlement.dueAt
+      }
+      return undefined
+    } finally {
+      clearInterval(renewal)
+      await this.#release(lease)
     }
   }
 
@@ -355,29 +385,13 @@ export class PaywireEvents {
     }
   }
 
-  /** Runs one handler, or gives up on it after handlerTimeoutMs (it may still be running: nothing can stop it). */
-  async #call (handler: Handler<any>, subscribed: string, event: AnyPaywireEvent): Promise<void> {
-    let timer: NodeJS.Timeout | undefined
-    const timeoutMs = this.#options.handlerTimeoutMs
-    const timedOut = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => { reject(new HandlerTimeout(`${handler.name === '' ? 'anonymous' : handler.name} (on '${subscribed}')`, timeoutMs)) }, timeoutMs)
-      // A process on its way out need not wait for it: the event stays in the outbox.
-      timer.unref()
-    })
-    try {
-      await Promise.race([(async () => { await handler(event) })(), timedOut])
-    } finally {
-      clearTimeout(timer)
-    }
-  }
-
   async #deliver (entry: OutboxEntry): Promise<Settlement> {
     const event = JSON.parse(entry.json) as AnyPaywireEvent
     const handlers = [event.type, '*'].flatMap((type) => [...this.#handlers.get(type) ?? []].map((handler) => [handler, type] as const))
     try {
       // One span per delivery (a no-op without an OpenTelemetry SDK).
       await traceEventDispatch(event.type, event.id, async () => {
-        for (const [handler, subscribed] of handlers) await this.#call(handler, subscribed, event)
+        for (const [handler, subscribed] of handlers) await callHandler(handler, subscribed, event, this.#options.handlerTimeoutMs)
       })
       return { outcome: 'delivered' }
     } catch (error) {

@@ -1,7 +1,7 @@
 import Fastify from 'fastify'
 import t from 'tap'
 import {
-  Cancel, Capture, Logger, MemoryOutbox, MemoryStorage, Payment, PaymentStateReader, PaywireBuilder, PaywireEvents, Refund, classify, describeWrites, eventsOf,
+  Cancel, Capture, Logger, MemoryOutbox, MemoryStorage, Payment, PaymentStateReader, PaywireBuilder, PaywireEvents, Refund, classify, describeWrites, eventsOf, outboxRecord, partitionOf,
   type AnyPaywireEvent, type Outbox, type EventDeliveryOptions, type HumanStatusValue, type PaymentEvent, type PaymentState
 } from '../../../../../plugins/core/engine/index.ts'
 import { OfflineGatewayFactory } from '../../../../../gateways/offline/index.ts'
@@ -173,15 +173,13 @@ t.test('a handler slower than closeTimeoutMs does not hold close() forever; its 
   t.not(await paywire.events.outbox.nextDueAt(), null, 'not delivered: it stays in the outbox')
 })
 
-t.test('the outbox failing (a storage outage) is logged; the next pass delivers; a failed lease release is left to expire', async (t) => {
+t.test('the outbox failing (a storage outage) is logged; the next pass delivers', async (t) => {
   let failures = 2
   const flaky = new (class extends MemoryOutbox {
     override async due (now: number, limit: number): Promise<string[]> {
       if (failures-- > 0) throw new Error('storage unavailable')
       return await super.due(now, limit)
     }
-
-    override async release (): Promise<void> { throw new Error('storage unavailable') }
   })()
   const logger = recordingLogger()
   const events = new PaywireEvents(logger, { outbox: flaky })
@@ -285,7 +283,7 @@ t.test('a lease renewal the storage fails is tried again at the next tick: the s
   t.same(logger.lines.filter(([level]) => level !== 'debug'), [], 'nothing logged: the lease is the dispatcher\'s business')
 })
 
-t.test('an outbox without renew() (written before it existed) still delivers: the dispatcher keeps no renewal timer', async (t) => {
+t.test('an outbox without renew() or batches (written before they existed) still delivers, one event at a time: no renewal timer, a failed lease release left to expire', async (t) => {
   const memory = new MemoryOutbox()
   const outbox: Outbox = {
     append: (records) => memory.append(records),
@@ -294,15 +292,87 @@ t.test('an outbox without renew() (written before it existed) still delivers: th
     lease: (partition, ttlMs) => memory.lease(partition, ttlMs),
     head: (lease) => memory.head(lease),
     settle: (lease, entry, settlement) => memory.settle(lease, entry, settlement),
-    release: (lease) => memory.release(lease),
+    release: async () => { throw new Error('storage unavailable') },
     dead: () => memory.dead()
   }
   const events = new PaywireEvents(recordingLogger(), { outbox, leaseMs: 600, handlerTimeoutMs: 10_000 })
   t.teardown(() => events.close())
   const seen: unknown[] = []
-  events.on('money.unmatched', async (event) => { seen.push(event.resourceIds) })
+  const ids: string[] = []
+  events.on('money.unmatched', async (event) => {
+    seen.push(event.resourceIds)
+    ids.push(event.id)
+  })
   await events.emit('money.unmatched', { gateway: 'paypal', provider: 'PayPal', resourceIds: { sale: 'S-2' } })
   await events.drain()
   t.same(seen, [{ sale: 'S-2' }])
   t.same(await memory.dead(), [])
+  t.equal(await memory.nextDueAt(), null, 'settled one by one')
+  t.equal(await memory.lease(partitionOf('money.unmatched', ids[0] as string), 10_000), null, 'its release failed: the lease is left to expire')
+})
+
+/** A money.unmatched event numbered n, all in partition P: one payment's worth of events. */
+const numbered = (n: number) => {
+  const event = { id: `E-${n}`, type: 'money.unmatched', occurredAt: '', gateway: 'cash', provider: 'Cash', resourceIds: { n: String(n) } }
+  return outboxRecord(event, 'P')
+}
+
+t.test('a partition with more events than a batch: leased, delivered and settled batch after batch, in order', async (t) => {
+  const outbox = new MemoryOutbox()
+  const batches: number[] = []
+  const leaseBatch = outbox.leaseBatch.bind(outbox)
+  outbox.leaseBatch = async (partition, ttlMs, limit) => {
+    const batch = await leaseBatch(partition, ttlMs, limit)
+    batches.push(batch?.entries.length ?? -1)
+    return batch
+  }
+  await outbox.append(Array.from({ length: 120 }, (_, n) => numbered(n)))
+  const events = new PaywireEvents(recordingLogger(), { outbox })
+  t.teardown(() => events.close())
+  const heard: string[] = []
+  events.on('money.unmatched', (event) => { heard.push(event.resourceIds.n as string) })
+  await events.drain()
+  t.same(heard, Array.from({ length: 120 }, (_, n) => String(n)), 'each once, in order')
+  t.same(batches, [50, 50, 20], 'three batches, not 120 leases')
+})
+
+t.test('closed while a batch runs: what was delivered is settled, the rest waits in the outbox', async (t) => {
+  const outbox = new MemoryOutbox()
+  await outbox.append([numbered(1), numbered(2), numbered(3)])
+  const events = new PaywireEvents(recordingLogger(), { outbox })
+  const heard: string[] = []
+  let closing: Promise<void> | undefined
+  events.onAny((event) => {
+    heard.push(event.id)
+    // Shutting down from inside the first handler: the batch stops after it.
+    closing ??= events.close()
+  })
+  events.start()
+  await closing
+  await events.idle()
+  t.same(heard, ['E-1'])
+  const lease = await outbox.lease('P', 10_000)
+  t.ok(lease, 'released')
+  t.match(await outbox.head(lease!), { id: 'E-2', attempts: 0 }, 'the first settled, the others untouched')
+})
+
+t.test('a payment woken while its head waits for a retry: leased, left alone, released', async (t) => {
+  const outbox = new MemoryOutbox()
+  await outbox.append([numbered(1)])
+  const events = new PaywireEvents(recordingLogger(), { outbox, retryBaseMs: 60_000 })
+  t.teardown(() => events.close())
+  let calls = 0
+  events.onAny(() => {
+    calls++
+    throw new Error('warehouse down')
+  })
+  events.start()
+  await events.idle()
+  t.equal(calls, 1)
+  // As a commit of this process names its payment.
+  events.wake(['P'])
+  await events.idle()
+  t.equal(calls, 1, 'not delivered again before its retry is due')
+  t.ok(await outbox.lease('P', 10_000), 'the lease was released')
+  t.ok((await outbox.nextDueAt() as number) > Date.now() + 30_000, 'still waiting for its retry')
 })
