@@ -18,7 +18,7 @@ export {
 export { LocateWebhookAction, NotifyNullAction, PaypalWebhookLocator, type WebhookLocation } from './locate-webhook-action.ts'
 export { PaypalViewsBase, type PaypalRecordReading } from './views.ts'
 export { PaypalNotifyAction, recordReversal } from './notify-action.ts'
-export { PaypalRefundAction, refundLedgerState, type PaypalRefundEntry, type RefundSettlement } from './refund-action.ts'
+export { PaypalRefundAction, pendingRefundCount, refundLedgerState, type PaypalRefundEntry, type RefundSettlement } from './refund-action.ts'
 export { paypalContainer, type PaypalApiParts, type PaypalGatewayOptions } from './factory-wiring.ts'
 export { PaypalSyncAction } from './sync-action.ts'
 export {
