@@ -23,7 +23,7 @@ export {
   classify, describeWrites, eventsOf, outboxRecord, partitionOf,
   type OutboxRecord, type PaymentEvent, type PaymentEventType, type ReaderLookup
 } from './events/payment-events.ts'
-export { PaymentStateReader, type PaymentDispute, type PaymentState } from './requests/payment-state.ts'
+export { PaymentStateReader, type PaymentDispute, type PaymentState, type ProviderView } from './requests/payment-state.ts'
 export { DEAD_EVENTS_KEPT, type Outbox, type OutboxEntry, type OutboxLease, type Settlement } from './events/outbox.ts'
 export { MemoryOutbox } from './events/memory-outbox.ts'
 
@@ -85,7 +85,13 @@ export { Token, type TokenJSON, type TokenKind } from './model/token.ts'
 
 export type { Storage, Criteria, FindByOptions, ModelClass } from './storage/storage.ts'
 export { isPaymentSearch, type PaymentFacets, type PaymentPage, type PaymentQuery, type PaymentSearch } from './storage/payment-search.ts'
-export { attentionOf, type Attention, type AttentionOptions, type AttentionReason } from './reconcile/attention.ts'
+export { ATTENTION_DEFAULTS, attentionOf, type Attention, type AttentionOptions, type AttentionReason } from './reconcile/attention.ts'
+export {
+  ReconcileSweeper, type ReconcileCandidate, type ReconcileParts, type Remembered, type SweepLease, type SweepReport, type SyncOutcome
+} from './reconcile/sweeper.ts'
+export { RECONCILE_OPTION_NAMES, reconcileOptions, type ReconcileOptions, type ResolvedReconcileOptions } from './reconcile/options.ts'
+export type { AuthorizationExpiringEvent, MoneyMismatchEvent, ReconcileEvent, ReconcileEventMap, ReconciledPayment } from './reconcile/events.ts'
+export { RECONCILE_LEASE_PARTITION, reconcileParts, type ReconcileSources } from './setup/reconcile-parts.ts'
 export {
   AbstractStorage, ANY_VERSION, defaultCodec, matchesCriteria, valueAt,
   type ModelCodec, type StagedWrite, type StorageOptions, type StoredRecord

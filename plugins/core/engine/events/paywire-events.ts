@@ -5,6 +5,7 @@ import { eventDeliveryOptions, type EventDeliveryOptions } from './delivery-opti
 import { MemoryOutbox } from './memory-outbox.ts'
 import type { Outbox, OutboxEntry, OutboxLease, Settlement } from './outbox.ts'
 import { outboxRecord, partitionOf, type PaymentEvent, type PaymentEventType } from './payment-events.ts'
+import type { ReconcileEventMap } from '../reconcile/events.ts'
 
 /**
  * A provider told Paywire about money (a webhook) for a payment it does not know: a lost
@@ -29,7 +30,7 @@ export interface UnmatchedMoneyEvent extends UnmatchedNotification {
   occurredAt: string
 }
 
-export type PaywireEventMap = { 'money.unmatched': UnmatchedMoneyEvent } & { [K in PaymentEventType]: PaymentEvent & { type: K } }
+export type PaywireEventMap = { 'money.unmatched': UnmatchedMoneyEvent } & { [K in PaymentEventType]: PaymentEvent & { type: K } } & ReconcileEventMap
 export type PaywireEventType = keyof PaywireEventMap
 export type AnyPaywireEvent = PaywireEventMap[PaywireEventType]
 type Handler<E> = (event: E) => void | Promise<void>

@@ -21,7 +21,8 @@ export interface Attention {
 }
 
 const MINUTE = 60_000
-const DEFAULTS = { pendingAfterMs: 15 * MINUTE, expiryWarningMs: 24 * 60 * MINUTE }
+/** The thresholds attention is stored with (the sweeper's expiryWarningMs defaults to the same). */
+export const ATTENTION_DEFAULTS: Readonly<Required<AttentionOptions>> = { pendingAfterMs: 15 * MINUTE, expiryWarningMs: 24 * 60 * MINUTE }
 
 /**
  * When a payment as its gateway reads it next needs a look, and why: the earliest of its
@@ -29,7 +30,7 @@ const DEFAULTS = { pendingAfterMs: 15 * MINUTE, expiryWarningMs: 24 * 60 * MINUT
  * indexed; undefined when nothing about the payment can change without the shop acting.
  */
 export function attentionOf (state: PaymentState, updatedAt: string, options: AttentionOptions = {}): Attention | undefined {
-  const { pendingAfterMs, expiryWarningMs } = { ...DEFAULTS, ...options }
+  const { pendingAfterMs, expiryWarningMs } = { ...ATTENTION_DEFAULTS, ...options }
   const candidates: Attention[] = []
   const updated = Date.parse(updatedAt)
   if (state.providerCallFailedAt !== undefined) candidates.push({ at: state.providerCallFailedAt, reason: 'provider_call_failed' })
