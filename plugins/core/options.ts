@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { FastifyInstance } from 'fastify'
 import {
-  EVENT_DELIVERY_OPTION_NAMES, HEALTH_OPTION_NAMES, errorCodes, healthOptions, type EventDeliveryOptions, type HealthOptions, type GatewayOptions, type ModelClass, type PaywireBuilder, type Storage, type StorageBackend, type TokenStorage
+  ATTENTION_OPTION_NAMES, EVENT_DELIVERY_OPTION_NAMES, type AttentionOptions, HEALTH_OPTION_NAMES, errorCodes, healthOptions, type EventDeliveryOptions, type HealthOptions, type GatewayOptions, type ModelClass, type PaywireBuilder, type Storage, type StorageBackend, type TokenStorage
 } from './engine/index.ts'
 import { checkPagesOptions, type PagesOptions } from './pages.ts'
 import { asSentenceTail, refuseUnknownOptions } from './engine/suggest.ts'
@@ -32,6 +32,10 @@ export const PaywirePluginOptionsSchema = Type.Object({
     closeTimeoutMs: Type.Optional(Type.Integer({ minimum: 0 })),
     handlerTimeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
     recoverIntervalMs: Type.Optional(Type.Integer({ minimum: 1 }))
+  }, { additionalProperties: false })),
+  attention: Type.Optional(Type.Object({
+    pendingAfterMs: Type.Optional(Type.Integer({ minimum: 1 })),
+    expiryWarningMs: Type.Optional(Type.Integer({ minimum: 1 }))
   }, { additionalProperties: false }))
 }, { additionalProperties: true })
 export type PaywirePluginJsonOptions = Static<typeof PaywirePluginOptionsSchema>
@@ -79,6 +83,8 @@ export interface PaywirePluginOptions {
   allowMemoryStorage?: boolean
   /** How payment events are retried, polled and leased (docs/events.md). */
   events?: EventDeliveryOptions
+  /** When a payment needs a look by the reconciliation sweeper and in operator searches (needsAttention). */
+  attention?: AttentionOptions
   /**
    * A readiness route answering app.paywire.health() with 200 (ok, degraded) or 503 (down):
    * true for `<prefix>/health`, or { path, timeoutMs, maxEventLagMs }. Off by default (docs/operations.md).
@@ -121,7 +127,7 @@ function hasMethods (value: unknown, methods: string[]): boolean {
 
 const OPTION_NAMES = [
   'baseUrl', 'trustRequestBaseUrl', 'prefix', 'gateways', 'configure', 'backend', 'tokenStorage', 'storages', 'claimTtlMs', 'routes', 'pages',
-  'allowMemoryStorage', 'events', 'health'
+  'allowMemoryStorage', 'events', 'health', 'attention'
 ]
 
 /** Throws a coded error naming the first invalid option. */
@@ -130,6 +136,7 @@ export function validateOptions (options: PaywirePluginOptions): void {
   refuseUnknownOptions('paywire', options, OPTION_NAMES)
   // Before the schema, whose "unexpected property" would not say which name was meant.
   if (typeof options.events === 'object' && options.events !== null) refuseUnknownOptions('paywire', options.events, EVENT_DELIVERY_OPTION_NAMES, 'events.')
+  if (typeof options.attention === 'object' && options.attention !== null) refuseUnknownOptions('paywire', options.attention, ATTENTION_OPTION_NAMES, 'attention.')
   if ((options.trustRequestBaseUrl as unknown) === true) {
     fail('trustRequestBaseUrl', 'must list the origins the shop is reached at, like [\'https://shop.example\']: trusting any Host header lets a spoofed one choose where payment links and after URLs point')
   }

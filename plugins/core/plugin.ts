@@ -107,6 +107,7 @@ const paywirePlugin: FastifyPluginAsync<PaywirePluginOptions> = async function p
   if (options.backend !== undefined) builder.setStorageBackend(options.backend)
   if (options.claimTtlMs !== undefined) builder.setClaimTtlMs(options.claimTtlMs)
   if (options.events !== undefined) builder.setEventDelivery(options.events)
+  if (options.attention !== undefined) builder.setAttention(options.attention)
   if (options.tokenStorage !== undefined) builder.setTokenStorage(options.tokenStorage)
   for (const [Model, storage] of options.storages ?? []) builder.addStorage(Model, storage)
   builder.addDefaultStorages()

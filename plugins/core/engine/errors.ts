@@ -177,6 +177,11 @@ export const PAYWIRE_ERR_STORAGE_UNAVAILABLE = withKind('unavailable', createErr
   'The %s storage is unavailable; nothing was written. Retry shortly.',
   503
 ))
+export const PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED = withKind('not_supported', createError<[string]>(
+  'PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED',
+  'The %s storage does not implement PaymentSearch (searchPayments, attentionDue): payments cannot be searched without reading every one, which Paywire does not do.',
+  501
+))
 export const PAYWIRE_ERR_TOKEN_USED = withKind('gone', createError(
   'PAYWIRE_ERR_TOKEN_USED',
   'This payment link was already used.',

@@ -20,7 +20,7 @@ export {
 } from './events/paywire-events.ts'
 export { EVENT_DELIVERY_OPTION_NAMES } from './events/delivery-options.ts'
 export {
-  classify, describeWrites, eventsOf, outboxRecord, partitionOf,
+  classify, describeWrites, eventsOf, facetsOfWrite, outboxRecord, partitionOf,
   type OutboxRecord, type PaymentEvent, type PaymentEventType, type ReaderLookup
 } from './events/payment-events.ts'
 export { PaymentStateReader, type PaymentDispute, type PaymentState, type ProviderView } from './requests/payment-state.ts'
@@ -85,7 +85,13 @@ export { Token, type TokenJSON, type TokenKind } from './model/token.ts'
 
 export type { Storage, Criteria, FindByOptions, ModelClass } from './storage/storage.ts'
 export { isPaymentSearch, type PaymentFacets, type PaymentPage, type PaymentQuery, type PaymentSearch } from './storage/payment-search.ts'
-export { ATTENTION_DEFAULTS, attentionOf, type Attention, type AttentionOptions, type AttentionReason } from './reconcile/attention.ts'
+export {
+  MAX_PAGE_SIZE, decodeSearchCursor, encodeSearchCursor, isDue, matchesQuery, newerThan, normalizeQuery, pageOf, paymentFacets, paymentSearchOf,
+  type NormalizedQuery, type SearchCursor
+} from './storage/payment-query.ts'
+export {
+  ATTENTION_DEFAULTS, ATTENTION_OPTION_NAMES, attentionOf, attentionOptions, type Attention, type AttentionOptions, type AttentionReason
+} from './reconcile/attention.ts'
 export {
   ReconcileSweeper, type ReconcileCandidate, type ReconcileParts, type Remembered, type SweepLease, type SweepReport, type SyncOutcome
 } from './reconcile/sweeper.ts'

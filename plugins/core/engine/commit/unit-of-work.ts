@@ -5,6 +5,7 @@ import { AbstractStorage, type StagedWrite } from '../storage/abstract-storage.t
 import type { UnstagedSave } from './commit-set.ts'
 import type { StorageBackend } from './storage-backend.ts'
 import type { Storage } from '../storage/storage.ts'
+import type { PaymentFacets } from '../storage/payment-search.ts'
 import { runInSpan, startStorageCommitSpan } from '../observability/telemetry.ts'
 
 export interface UnitOfWorkParts {
@@ -16,9 +17,11 @@ export interface UnitOfWorkParts {
   /**
    * Stages the events the writes make (status changes, refunds: see describeWrites) into
    * the same commit, and hears when they are stored (to wake the dispatcher for them).
+   * `describe` also fills `facets` with each Payment write's facets, from the same reading,
+   * and the commit carries them (StagedWrite.facets) for the backend to store with the record.
    */
   events?: {
-    describe: (writes: readonly StagedWrite[]) => OutboxRecord[]
+    describe: (writes: readonly StagedWrite[], facets: Map<StagedWrite, PaymentFacets>) => OutboxRecord[]
     committed: (events: readonly OutboxRecord[]) => void
   }
 }
@@ -113,8 +116,14 @@ export class UnitOfWork {
     }
     if (staged.length === 0 && unstaged.length === 0 && this.#invalidate.length === 0 && (claim === undefined || !release)) return
     const { backend, tokenStorage } = this.#parts
-    const writes = staged.map(([, write]) => write)
-    const events = this.#parts.events?.describe(writes) ?? []
+    const facets = new Map<StagedWrite, PaymentFacets>()
+    const described = this.#parts.events
+    const events = described?.describe(staged.map(([, write]) => write), facets) ?? []
+    // Without a describer (a unit made by hand), the storage's own facetsOf reads the payment instead.
+    const writes = staged.map(([, write]) => {
+      const found = described === undefined ? write.storage.facetsOf?.(write) : facets.get(write)
+      return found === undefined ? write : { ...write, facets: found }
+    })
     const set = {
       writes,
       unstaged,

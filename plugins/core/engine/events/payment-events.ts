@@ -3,6 +3,9 @@ import type { HumanStatusValue, PaymentAmounts } from '../requests/get-status.ts
 import type { PaymentDispute, PaymentState, PaymentStateReader } from '../requests/payment-state.ts'
 import { affinityTag } from '../random.ts'
 import type { StagedWrite } from '../storage/abstract-storage.ts'
+import type { AttentionOptions } from '../reconcile/attention.ts'
+import type { PaymentFacets } from '../storage/payment-search.ts'
+import { paymentFacets } from '../storage/payment-query.ts'
 
 export type PaymentEventType =
   'payment.pending' | 'payment.authorized' | 'payment.captured' | 'payment.refunded' | 'payment.reversed' |
@@ -96,21 +99,47 @@ function text (value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined
 }
 
+export interface DescribeOptions {
+  /** The sweeper's thresholds the facets' attentionAt is computed with. */
+  attention?: AttentionOptions
+  /** Filled with the facets of each write of a Payment (a record naming its gateway), from the same reading as its events. */
+  facets?: Map<StagedWrite, PaymentFacets>
+}
+
+/**
+ * The facets of one write of a Payment, for a write made outside a commit (storage.update()):
+ * undefined for a delete, a record naming no gateway, or a gateway without a reader.
+ */
+export function facetsOfWrite (write: StagedWrite, readerOf: ReaderLookup, attention?: AttentionOptions): PaymentFacets | undefined {
+  const { record } = write
+  const name = record === null ? undefined : text(record.gatewayName)
+  if (record === null || name === undefined) return undefined
+  const state = readerOf(name)?.read(record)
+  return state === undefined ? undefined : paymentFacets(write.id, record, name, state, attention)
+}
+
 /**
  * Compares each staged write's record with the record it was read as, through the
  * gateway's reader, and stages the events each change makes (eventsOf). Runs inside the commit path, so every
  * writer (routes, webhooks, Sync, GraphQL, executeExclusive) gets events without code of its own.
+ * With `options.facets`, the same reading of each Payment also gives its facets (see PaymentFacets).
  */
-export function describeWrites (writes: readonly StagedWrite[], gateway: string | undefined, readerOf: ReaderLookup, now = new Date()): OutboxRecord[] {
+export function describeWrites (writes: readonly StagedWrite[], gateway: string | undefined, readerOf: ReaderLookup, now = new Date(),
+  options: DescribeOptions = {}): OutboxRecord[] {
   const records: OutboxRecord[] = []
   for (const write of writes) {
     if (write.record === null) continue
     // A Payment names its gateway; a gateway's own details record is written by the request's gateway.
-    const name = text(write.record.gatewayName) ?? gateway
+    const own = text(write.record.gatewayName)
+    const name = own ?? gateway
     if (name === undefined) continue
     const reader = readerOf(name)
     const after = reader?.read(write.record)
     if (reader === undefined || after === undefined) continue
+    if (own !== undefined && options.facets !== undefined) {
+      const facets = paymentFacets(write.id, write.record, own, after, options.attention)
+      if (facets !== undefined) options.facets.set(write, facets)
+    }
     const before = (write.previous === null || write.previous === undefined ? undefined : reader.read(write.previous)) ?? { status: 'new' }
     const changes = eventsOf(before, after)
     if (changes.length === 0) continue

@@ -8,6 +8,7 @@ import { Token } from '../model/token.ts'
 import type { Reply } from '../requests/replies.ts'
 import type { StagedWrite } from '../storage/abstract-storage.ts'
 import type { OutboxRecord } from '../events/payment-events.ts'
+import type { PaymentFacets } from '../storage/payment-search.ts'
 import type { Claim, TokenStorage } from '../security/token-storage.ts'
 import type { StorageBackend } from '../commit/storage-backend.ts'
 import type { StorageRegistry } from '../storage/storage-registry.ts'
@@ -32,7 +33,7 @@ export interface ExclusiveExecutorParts {
   attempts?: number
   /** Stages the events a commit's writes make (see UnitOfWorkParts.events); none without it. */
   events?: {
-    describe: (writes: readonly StagedWrite[], gateway: Gateway) => OutboxRecord[]
+    describe: (writes: readonly StagedWrite[], gateway: Gateway, facets: Map<StagedWrite, PaymentFacets>) => OutboxRecord[]
     committed: (events: readonly OutboxRecord[]) => void
   }
 }
@@ -126,7 +127,7 @@ export class ExclusiveExecutor {
 
   #eventsOf (gateway: Gateway): UnitOfWorkParts['events'] {
     const events = this.#parts.events
-    return events === undefined ? undefined : { describe: (writes) => events.describe(writes, gateway), committed: events.committed }
+    return events === undefined ? undefined : { describe: (writes, facets) => events.describe(writes, gateway, facets), committed: events.committed }
   }
 
   async #attempt<R> (gateway: Gateway, subject: Token | Identity, createRequest: (target: Token | Identity) => R,

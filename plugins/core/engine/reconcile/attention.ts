@@ -1,4 +1,6 @@
+import { PAYWIRE_ERR_INVALID_OPTION } from '../errors.ts'
 import type { PaymentState } from '../requests/payment-state.ts'
+import { refuseUnknownOptions } from '../suggest.ts'
 
 /** Why the sweeper looks at a payment. */
 export type AttentionReason =
@@ -42,4 +44,19 @@ export function attentionOf (state: PaymentState, updatedAt: string, options: At
   }
   candidates.sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
   return candidates[0]
+}
+
+export const ATTENTION_OPTION_NAMES: readonly string[] = Object.keys(ATTENTION_DEFAULTS)
+
+/**
+ * Checks the builder's `attention` option: whole milliseconds, each at least 1 ms, and no
+ * misspelt name (pendingAfter → "did you mean pendingAfterMs?") left at its default unseen.
+ */
+export function attentionOptions (options: AttentionOptions = {}): Required<AttentionOptions> {
+  refuseUnknownOptions('paywire', options, ATTENTION_OPTION_NAMES, 'attention.')
+  const merged = { ...ATTENTION_DEFAULTS, ...options }
+  for (const [key, value] of Object.entries(merged)) {
+    if (!Number.isSafeInteger(value) || value < 1) throw new PAYWIRE_ERR_INVALID_OPTION(`attention.${key}`, 'must be a whole number of milliseconds, 1 or more')
+  }
+  return merged
 }

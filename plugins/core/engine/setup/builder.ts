@@ -3,7 +3,9 @@ import { CoreGatewayFactory } from './core-gateway-factory.ts'
 import type { ServiceId } from '../di/definitions.ts'
 import { ServiceContainer } from '../di/service-container.ts'
 import { PaywireEvents, eventDeliveryOptions, type EventDeliveryOptions } from '../events/paywire-events.ts'
-import { describeWrites } from '../events/payment-events.ts'
+import { describeWrites, facetsOfWrite } from '../events/payment-events.ts'
+import { attentionOptions, type AttentionOptions } from '../reconcile/attention.ts'
+import { AbstractStorage } from '../storage/abstract-storage.ts'
 import { PaymentStateReader } from '../requests/payment-state.ts'
 import { DEFAULT_CLAIM_TTL_MS, ExclusiveExecutor } from '../kernel/exclusive-executor.ts'
 import { NotificationReceiver } from '../kernel/notification-receiver.ts'
@@ -52,6 +54,7 @@ export class PaywireBuilder {
   #backend: StorageBackend = new MemoryStorageBackend()
   #claimTtlMs = DEFAULT_CLAIM_TTL_MS
   #eventDelivery: EventDeliveryOptions = {}
+  #attention: Required<AttentionOptions> = attentionOptions()
 
   /**
    * Storages for Payment, Payout and DetailsRecord, and the token storage, from the storage
@@ -143,6 +146,16 @@ export class PaywireBuilder {
   }
 
   /**
+   * When a payment needs a look (its facets' attentionAt, which the sweeper and operator
+   * searches use): pending this long (pendingAfterMs, default 15 min), or this long before its
+   * authorization lapses (expiryWarningMs, default 24 h).
+   */
+  setAttention (options: AttentionOptions): this {
+    this.#attention = attentionOptions(options)
+    return this
+  }
+
+  /**
    * The origins the shop is reached at (https://shop.example), for checks such as where an
    * after URL may point. Default: the base URL's origin when it is a string, else none.
    * Never derived from a request.
@@ -178,6 +191,11 @@ export class PaywireBuilder {
       extensions: [new StorageExtension(this.#storages)],
       factoryDefaults: this.#factoryDefaults
     })
+    const attention = this.#attention
+    const readerOf = (name: string) => gateways.serviceOf(name, PaymentStateReader)
+    // Payments saved directly (storage.update(): prepared, created by the shop) get their facets too.
+    const payments = this.#storages.has(Payment) ? this.#storages.get(Payment) : undefined
+    if (payments instanceof AbstractStorage) payments.facetsOf = (write) => facetsOfWrite(write, readerOf, attention)
     const executor = new ExclusiveExecutor({
       tokenStorage,
       backend: this.#backend,
@@ -185,8 +203,7 @@ export class PaywireBuilder {
       logger,
       claimTtlMs: this.#claimTtlMs,
       events: {
-        describe: (writes, gateway) => describeWrites(writes, gateways.nameOf(gateway),
-          (name) => gateways.serviceOf(name, PaymentStateReader)),
+        describe: (writes, gateway, facets) => describeWrites(writes, gateways.nameOf(gateway), readerOf, new Date(), { attention, facets }),
         committed: (stored) => { events.wake(stored.map((record) => record.partition)) }
       }
     })

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { PAYWIRE_ERR_CONCURRENT_UPDATE, PAYWIRE_ERR_INVALID_MODEL, PAYWIRE_ERR_MODEL_NOT_PERSISTED } from '../errors.ts'
 import { humanifyValue } from '../observability/humanify.ts'
 import { Identity } from '../model/identity.ts'
+import type { PaymentFacets } from './payment-search.ts'
 import { assertStorable } from './storable.ts'
 import type { Criteria, FindByOptions, ModelClass, Storage } from './storage.ts'
 
@@ -52,6 +53,13 @@ export interface StagedWrite {
    * the commit can tell what the write changes (a status, a refund) and stage its event.
    */
   readonly previous?: Record<string, unknown> | null
+  /**
+   * What operators search on and the sweeper picks by (a Payment's status, amounts, times…),
+   * read from the record by its gateway in the commit path: a backend that implements
+   * PaymentSearch stores them with the record, in the same atomic step. Absent for records
+   * that are no payment of a gateway with a PaymentStateReader.
+   */
+  readonly facets?: PaymentFacets
 }
 
 /*
@@ -89,6 +97,12 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
   protected readonly Model: ModelClass<T>
   protected readonly idProperty: string
   protected readonly codec: ModelCodec<T>
+  /**
+   * Computes the facets of a write made outside a commit (update(), delete()): Paywire sets
+   * it on its Payment storage, so a payment saved directly (prepared, created by the shop)
+   * is searchable too. Commits get theirs from the commit path, which reads each record once.
+   */
+  facetsOf: ((write: StagedWrite) => PaymentFacets | undefined) | undefined
 
   constructor (Model: ModelClass<T>, options: StorageOptions<T> = {}) {
     this.Model = Model
@@ -180,7 +194,9 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
   }
 
   async update (model: T): Promise<void> {
-    const write = this.stage(model)
+    const staged = this.stage(model)
+    const facets = this.facetsOf?.(staged)
+    const write = facets === undefined ? staged : { ...staged, facets }
     await this.doWrite(write)
     this.settle(model, write)
   }

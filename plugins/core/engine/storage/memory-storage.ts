@@ -1,5 +1,8 @@
 import { ANY_VERSION, AbstractStorage, matchesCriteria, type StagedWrite, type StoredRecord } from './abstract-storage.ts'
 import type { Criteria, FindByOptions } from './storage.ts'
+import { MemoryPaymentIndex } from './memory-payment-index.ts'
+import type { PaymentFacets, PaymentPage, PaymentQuery, PaymentSearch } from './payment-search.ts'
+import { checkDue, normalizeQuery } from './payment-query.ts'
 
 interface Entry {
   json: string
@@ -9,10 +12,12 @@ interface Entry {
 /**
  * The embedded default: keeps serialized records in memory, so it behaves like a real
  * storage (find() returns copies; unsaved changes are not visible; writes are
- * compare-and-set) without any service. Nothing survives a restart.
+ * compare-and-set) without any service. Nothing survives a restart. Payments' facets are
+ * indexed in the same tick as their record (PaymentSearch).
  */
-export class MemoryStorage<T extends object> extends AbstractStorage<T> {
+export class MemoryStorage<T extends object> extends AbstractStorage<T> implements PaymentSearch {
   #records = new Map<string, Entry>()
+  readonly #search = new MemoryPaymentIndex()
 
   /** True when the write's expected version is the stored one. Synchronous, for atomic commits. */
   accepts (write: StagedWrite): boolean {
@@ -24,9 +29,19 @@ export class MemoryStorage<T extends object> extends AbstractStorage<T> {
   apply (write: StagedWrite): void {
     if (write.json === null) {
       this.#records.delete(write.id)
+      this.#search.delete(write.id)
       return
     }
     this.#records.set(write.id, { json: write.json, version: Math.max(write.expectedVersion, 0) + 1 })
+    if (write.facets !== undefined) this.#search.put(write.facets)
+  }
+
+  async searchPayments (query: PaymentQuery): Promise<PaymentPage> {
+    return this.#search.search(normalizeQuery(query))
+  }
+
+  async attentionDue (now: Date, limit: number): Promise<PaymentFacets[]> {
+    return this.#search.attentionDue(checkDue(now, limit), limit)
   }
 
   protected async doWrite (write: StagedWrite): Promise<void> {

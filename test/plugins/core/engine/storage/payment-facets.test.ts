@@ -1,0 +1,84 @@
+import Fastify from 'fastify'
+import t from 'tap'
+import {
+  Capture, MemoryStorage, MemoryStorageBackend, MemoryTokenStorage, Payment, PaywireBuilder, UnitOfWork,
+  facetsOfWrite, paymentFacets, paymentSearchOf
+} from '../../../../../plugins/core/engine/index.ts'
+import { OfflineGatewayFactory, OfflineStateReader } from '../../../../../gateways/offline/index.ts'
+import { paywire } from '../../../../../plugins/core/index.ts'
+
+const reader = new OfflineStateReader()
+
+t.test('the attention thresholds are checked, a misspelt one named with the right name', async (t) => {
+  const builder = new PaywireBuilder()
+  t.throws(() => builder.setAttention({ pendingAfter: 1000 } as never), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /attention\.pendingAfter.*did you mean pendingAfterMs\?/ })
+  t.throws(() => builder.setAttention({ expiryWarningMs: 0 }), { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /attention\.expiryWarningMs.*whole number/ })
+  t.throws(() => builder.setAttention({ pendingAfterMs: 1.5 }), { code: 'PAYWIRE_ERR_INVALID_OPTION' })
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await t.rejects(async () => { await app.register(paywire, { baseUrl: 'https://shop.example', attention: { expiryWarnMs: 5 } } as never) }, { code: 'PAYWIRE_ERR_INVALID_OPTION', message: /attention\.expiryWarnMs.*did you mean expiryWarningMs\?/ })
+})
+
+t.test('the plugin\'s attention option sets when a pending payment gets a look', async (t) => {
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(paywire, {
+    baseUrl: 'https://shop.example', attention: { pendingAfterMs: 1000 }, gateways: { cash: { factory: 'offline' } }, configure: (builder) => { builder.addGatewayFactory('offline', new OfflineGatewayFactory()) }
+  })
+  await app.ready()
+  const storage = app.paywire.getStorage(Payment)
+  const payment = Object.assign(storage.create(), { gatewayName: 'cash', totalAmount: 100, currencyCode: 'EUR', details: { paid: false } })
+  await storage.update(payment)
+  await app.paywire.executeExclusive('cash', payment, (model) => new Capture(model))
+  const [due] = await (storage as MemoryStorage<Payment>).attentionDue(new Date('2100-01-01T00:00:00Z'), 1)
+  t.equal(Date.parse(due?.attentionAt as string) - Date.parse(due?.updatedAt as string), 1000)
+})
+
+t.test('facets need a record with its times, a gateway and a reading', async (t) => {
+  const storage = new MemoryStorage(Payment)
+  const record = { gatewayName: 'cash', totalAmount: 1.5, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z', details: { status: 'pending' } }
+  t.match(paymentFacets('p1', record, 'cash', { status: 'pending' }), {
+    createdAt: '2026-01-01T00:00:00.000Z', totalAmount: 0, currencyCode: '', providerIds: [], attentionReason: 'pending'
+  }, 'times normalized; an amount that is no integer counts 0')
+  t.equal(paymentFacets('p1', { ...record, createdAt: 'soon' }, 'cash', { status: 'new' }), undefined, 'a time that is no time')
+  t.equal(paymentFacets('p1', { ...record, updatedAt: undefined }, 'cash', { status: 'new' }), undefined, 'no updatedAt')
+  const write = storage.stage(Object.assign(new Payment(), record))
+  t.equal(facetsOfWrite(write, () => reader)?.status, 'pending')
+  t.equal(facetsOfWrite({ ...write, record: { ...write.record, gatewayName: '' } }, () => reader), undefined, 'no gateway named')
+  t.equal(facetsOfWrite(write, () => undefined), undefined, 'a gateway without a reader')
+  t.equal(facetsOfWrite({ ...write, record: { ...write.record, details: 'none' } }, () => reader), undefined, 'not a record the gateway reads')
+  t.equal(facetsOfWrite(storage.stageDelete(Object.assign(new Payment(), { id: 'p1' })), () => reader), undefined, 'a delete')
+})
+
+t.test('a unit made without a describer takes the facets from its storage', async (t) => {
+  const backend = new MemoryStorageBackend()
+  const tokens = new MemoryTokenStorage()
+  const storage = new MemoryStorage(Payment)
+  storage.facetsOf = (write) => facetsOfWrite(write, () => reader)
+  const payment = Object.assign(new Payment(), { gatewayName: 'cash', details: { status: 'captured' } })
+  const unit = new UnitOfWork({ backend, tokenStorage: tokens })
+  unit.save(payment, storage)
+  await unit.commit()
+  t.same((await storage.searchPayments({ first: 5, status: ['captured'] })).ids, [payment.id])
+  const plain = new MemoryStorage(Payment)
+  const other = new UnitOfWork({ backend, tokenStorage: tokens })
+  other.save(Object.assign(new Payment(), { gatewayName: 'cash' }), plain)
+  await other.commit()
+  t.same((await plain.searchPayments({ first: 5 })).ids, [], 'a storage nobody gave facetsOf indexes nothing')
+})
+
+t.test('a payment whose gateway is unknown or reads nothing has no facets, and is in no search', async (t) => {
+  const shop = new PaywireBuilder().addGatewayFactory('offline', new OfflineGatewayFactory()).addGateway('cash', { factory: 'offline' }).getPaywire()
+  t.teardown(() => shop.close())
+  const storage = shop.getStorage(Payment) as MemoryStorage<Payment>
+  await storage.update(Object.assign(new Payment(), { gatewayName: 'elsewhere' }))
+  await storage.update(Object.assign(new Payment(), { gatewayName: 'cash', details: 'not an object' as never }))
+  await storage.update(Object.assign(new Payment(), { gatewayName: 'cash' }))
+  t.equal((await storage.searchPayments({ first: 5 })).ids.length, 1)
+})
+
+t.test('a search on a storage without PaymentSearch is refused, never a scan', async (t) => {
+  const storage = new MemoryStorage(Payment)
+  t.equal(paymentSearchOf(storage, 'Payment'), storage)
+  t.throws(() => paymentSearchOf({ findBy: async () => [] }, 'Payment'), { code: 'PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED', statusCode: 501, message: /Payment storage does not implement PaymentSearch/ })
+})
