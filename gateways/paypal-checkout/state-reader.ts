@@ -1,6 +1,6 @@
 import { PaymentStateReader, type PaymentState } from '../../plugins/core/engine/index.ts'
 import { authorizationExpiry, capturesOf, checkoutAmounts, paypalStatus, refundsOf, type CheckoutRecord } from './record.ts'
-import { paypalDisputes, pendingRefundCount } from '../paypal-shared/index.ts'
+import { paypalDisputes, pendingRefundCount, providerViewOf } from '../paypal-shared/index.ts'
 
 /**
  * A PayPal order's state from a stored Payment (its `details` hold the order), as StatusAction
@@ -21,13 +21,15 @@ export class CheckoutStateReader extends PaymentStateReader {
     const status = paypalStatus(order)
     const expiresAt = status === 'authorized' ? authorizationExpiry(order) : undefined
     const refundsPending = pendingRefundCount(refundsOf(order), order.paywire_refunds)
+    const providerView = providerViewOf(order)
     return {
       status,
       ...(amounts === undefined ? {} : { amounts }),
       providerIds,
       ...(disputes.length > 0 ? { disputes } : {}),
       ...(expiresAt === undefined ? {} : { authorizationExpiresAt: expiresAt }),
-      ...(refundsPending > 0 ? { refundsPending } : {})
+      ...(refundsPending > 0 ? { refundsPending } : {}),
+      ...(providerView === undefined ? {} : { providerView })
     }
   }
 }

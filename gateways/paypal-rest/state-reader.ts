@@ -1,6 +1,6 @@
 import { PaymentStateReader, type PaymentState } from '../../plugins/core/engine/index.ts'
 import { paypalAmounts } from './amounts.ts'
-import { paypalDisputes, pendingRefundCount } from '../paypal-shared/index.ts'
+import { paypalDisputes, pendingRefundCount, providerViewOf } from '../paypal-shared/index.ts'
 import { paypalStatus, relatedResources, saleOf, type PaypalRecord } from './details.ts'
 
 /**
@@ -26,12 +26,14 @@ export class PaypalStateReader extends PaymentStateReader {
     if (disputes.length > 0) providerIds.dispute = (disputes.at(-1) as { id: string }).id
     const amounts = paypalAmounts(paypal)
     const refundsPending = pendingRefundCount(listed.map((refund) => ({ id: refund.id, status: refund.state })), paypal.paywire_refunds)
+    const providerView = providerViewOf(paypal)
     return {
       status: paypalStatus(paypal),
       ...(amounts === undefined ? {} : { amounts }),
       providerIds,
       ...(disputes.length > 0 ? { disputes } : {}),
-      ...(refundsPending > 0 ? { refundsPending } : {})
+      ...(refundsPending > 0 ? { refundsPending } : {}),
+      ...(providerView === undefined ? {} : { providerView })
     }
   }
 }

@@ -52,7 +52,8 @@ export class StripeStateReader extends PaymentStateReader {
       providerIds,
       ...(disputes.length > 0 ? { disputes } : {}),
       ...(expiresAt === undefined ? {} : { authorizationExpiresAt: expiresAt }),
-      ...(refundsPending > 0 ? { refundsPending } : {})
+      ...(refundsPending > 0 ? { refundsPending } : {}),
+      ...(typeof details.paywire_provider_view?.status === 'string' ? { providerView: details.paywire_provider_view } : {})
     }
   }
 }

@@ -192,11 +192,6 @@ export const PAYWIRE_ERR_MEMORY_STORAGE_IN_PRODUCTION = withKind('misconfigured'
   'Payments would be kept in process memory while NODE_ENV is production: a restart or a crash would lose every payment. Give the paywire plugin a durable backend (paywire-postgres, paywire-redis), or set allowMemoryStorage: true if losing them is acceptable (docs/durability.md).',
   500
 ))
-export const PAYWIRE_ERR_RECONCILE_UNSUPPORTED = withKind('misconfigured', createError<[string]>(
-  'PAYWIRE_ERR_RECONCILE_UNSUPPORTED',
-  'The reconciliation sweeper cannot start: the Payment storage (%s) cannot find the payments that need a look (PaymentSearch.attentionDue). Use Paywire\'s memory, Redis or PostgreSQL storage, or implement PaymentSearch on yours (docs/operations.md).',
-  500
-))
 export const PAYWIRE_ERR_RECORD_NOT_STORABLE = withKind('invalid_request', createError<[string, string]>(
   'PAYWIRE_ERR_RECORD_NOT_STORABLE',
   'The %s cannot be stored: %s.',

@@ -5,7 +5,7 @@ import { ATTENTION_DEFAULTS } from './attention.ts'
 export interface ReconcileOptions {
   /** How often a sweep starts (ms). Default 60000. */
   intervalMs?: number
-  /** Payments one sweep Syncs at most. Default 100. */
+  /** Payments one sweep Syncs at most (up to 500, the storage's largest page of due payments). Default 100. */
   batchSize?: number
   /** Syncs per second at most, so a sweep never floods a provider (its rate limits are the shop's). Default 5. */
   perSecond?: number
@@ -39,6 +39,9 @@ const DEFAULTS: Omit<ResolvedReconcileOptions, 'now'> = {
   expiryWarningMs: ATTENTION_DEFAULTS.expiryWarningMs
 }
 
+/** attentionDue()'s largest page (the storage's MAX_PAGE_SIZE). */
+const BATCH_MAX = 500
+
 export const RECONCILE_OPTION_NAMES: readonly string[] = [...Object.keys(DEFAULTS), 'now']
 
 /**
@@ -53,6 +56,7 @@ export function reconcileOptions (options: ReconcileOptions = {}): ResolvedRecon
     // A zero would mean "spin" (an interval, a rate) or "never" (a batch): whole numbers from 1.
     if (!Number.isInteger(value) || value < 1) throw new PAYWIRE_ERR_INVALID_OPTION(`reconcile.${key}`, 'must be a whole number, 1 or more')
   }
+  if (merged.batchSize > BATCH_MAX) throw new PAYWIRE_ERR_INVALID_OPTION('reconcile.batchSize', `must be at most ${BATCH_MAX}`)
   if (merged.backoffMaxMs < merged.backoffMs) throw new PAYWIRE_ERR_INVALID_OPTION('reconcile.backoffMaxMs', `must be at least backoffMs (${merged.backoffMs})`)
   if (now !== undefined && typeof now !== 'function') throw new PAYWIRE_ERR_INVALID_OPTION('reconcile.now', 'must be a function returning ms since the epoch')
   return { ...merged, now: now ?? Date.now }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import type { StorageBackend } from '../commit/storage-backend.ts'
-import { PAYWIRE_ERR_RECONCILE_UNSUPPORTED } from '../errors.ts'
 import { outboxRecord, partitionOf } from '../events/payment-events.ts'
 import type { PaywireEvents } from '../events/paywire-events.ts'
 import type { ExclusiveExecutor } from '../kernel/exclusive-executor.ts'
@@ -13,7 +12,8 @@ import { Sync } from '../requests/generic.ts'
 import { PaymentStateReader } from '../requests/payment-state.ts'
 import type { IdempotencyStore } from '../storage/idempotency-store.ts'
 import { MemoryIdempotencyStore } from '../storage/memory-idempotency-store.ts'
-import { isPaymentSearch, type PaymentSearch } from '../storage/payment-search.ts'
+import type { PaymentSearch } from '../storage/payment-search.ts'
+import { MAX_PAGE_SIZE, paymentSearchOf } from '../storage/payment-query.ts'
 import type { StorageRegistry } from '../storage/storage-registry.ts'
 import type { GatewayRegistry } from './gateway-registry.ts'
 
@@ -44,13 +44,12 @@ export function reconcileParts (sources: ReconcileSources): ReconcileParts {
   let remembered: IdempotencyStore | undefined
   const search = (): PaymentSearch => {
     const storage = storages.get(Payment)
-    if (!isPaymentSearch(storage)) throw new PAYWIRE_ERR_RECONCILE_UNSUPPORTED(storage.constructor.name)
-    return storage
+    return paymentSearchOf(storage, storage.modelName)
   }
   return {
     logger,
     check: () => { search() },
-    due: async (now, limit) => await search().attentionDue(now, limit),
+    due: async (now, limit) => await search().attentionDue(now, Math.min(limit, MAX_PAGE_SIZE)),
     canSync: (name) => {
       if (!gateways.hasGateway(name)) return false
       const probe = new Sync(new ArrayObject({}))
