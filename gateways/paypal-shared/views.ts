@@ -2,6 +2,9 @@ import type { HumanStatusValue, Logger, PaymentAmounts, ProviderView, StatusTran
 import type { PaypalResource } from './client.ts'
 import type { PaypalRestConfig } from './config.ts'
 
+/** Statuses that say money moved (or is held): a disagreement about them is one about money. */
+const MONEY_MOVED: ReadonlySet<HumanStatusValue> = new Set(['authorized', 'captured', 'refunded', 'payedout', 'suspended'])
+
 /** What a PayPal API tells the shared views about its records: their status and their amounts. */
 export interface PaypalRecordReading<R> {
   status: (record: R) => HumanStatusValue
@@ -41,8 +44,10 @@ export abstract class PaypalViewsBase<R extends Record<string, any>, Source exte
     let decision = this.transitions.decide(from, to)
     if (decision === 'apply' && from === to && (this.#reading.amounts(merged)?.refunded ?? 0) < (this.#reading.amounts(record)?.refunded ?? 0)) decision = 'keep'
     if (decision === 'keep') {
-      // A Sync's view is PayPal's current word, not a late webhook: kept out, it is a disagreement to report (money.mismatch).
-      if (source === 'sync') {
+      // A Sync's view is PayPal's current word, not a late webhook: kept out while one side says money
+      // moved, it is a disagreement to report (money.mismatch). A payment the shop ended that PayPal
+      // still reads as created (never executed, expired) is no such thing.
+      if (source === 'sync' && (MONEY_MOVED.has(from) || MONEY_MOVED.has(to))) {
         const amounts = this.#reading.amounts(merged)
         const provider: ProviderView = { status: to, ...(amounts === undefined ? {} : { amounts }) }
         Object.assign(record, { paywire_provider_view: provider })

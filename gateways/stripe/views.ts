@@ -1,7 +1,7 @@
 import type { Logger, ProviderView, StatusTransitions, TransitionDecision } from '../../plugins/core/engine/index.ts'
 import type { StripeConfig } from './config.ts'
 import { mergeById, type StripeRecord } from './record.ts'
-import { stripeAmounts, stripeStatus } from './status.ts'
+import { moneyMoved, stripeAmounts, stripeStatus } from './status.ts'
 
 export type ViewSource = 'create' | 'return' | 'capture' | 'cancel' | 'expire' | 'refund' | 'sync' | 'webhook'
 
@@ -30,8 +30,9 @@ export class StripeViews {
     const to = stripeStatus(merged)
     const decision = this.transitions.decide(from, to)
     if (decision === 'keep') {
-      // A Sync's view is Stripe's current word, not a late webhook: kept out, it is a disagreement to report (money.mismatch).
-      if (source === 'sync') {
+      // A Sync's view is Stripe's current word, not a late webhook: kept out while one side says money
+      // moved, it is a disagreement to report (money.mismatch).
+      if (source === 'sync' && (moneyMoved(from) || moneyMoved(to))) {
         const amounts = stripeAmounts(merged)
         const provider: ProviderView = { status: to, ...(amounts === undefined ? {} : { amounts }) }
         record.paywire_provider_view = provider

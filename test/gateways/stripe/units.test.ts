@@ -126,6 +126,13 @@ t.test('views: a move Stripe makes after a local end is taken and logged; a back
   t.match(warnings, [{ stripe: { gateway: 'card', paymentIntent: 'pi_1', from: 'canceled', to: 'captured', source: 'webhook' } }])
   t.equal(views.take(canceled, { status: 'requires_payment_method' }, 'sync'), 'keep')
   t.equal(canceled.status, 'succeeded', 'kept out')
+  t.same(canceled.paywire_provider_view, { status: 'expired', amounts: { captured: 1000, refunded: 0, reversed: 0 } }, 'a Sync against the money: remembered for money.mismatch')
+  t.match(new StripeStateReader().read({ details: canceled }), { status: 'captured', providerView: { status: 'expired' } })
+  t.equal(views.take(canceled, { status: 'succeeded' }, 'sync'), 'apply')
+  t.notOk('paywire_provider_view' in canceled, 'forgotten once Stripe agrees')
+  const ended: Record<string, any> = { id: 'pi_2', status: 'canceled', cancellation_reason: 'requested_by_customer' }
+  t.equal(views.take(ended, { id: 'pi_2', status: 'requires_payment_method' }, 'sync'), 'keep', 'canceled, and Stripe reads it as waiting for the buyer')
+  t.notOk('paywire_provider_view' in ended, 'no money on either side: no disagreement to report')
 })
 
 t.test('locating an event: by the payment its object names, else by its PaymentIntent; nothing for another integration\'s event without money', async (t) => {
