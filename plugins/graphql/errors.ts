@@ -137,8 +137,9 @@ export function internalError (error: unknown, log: ErrorLog): Error {
     return new mercurius.ErrorWithProps(internal.message, { code: internal.code })
   }
   log.error({ err: error }, 'paywire-graphql: unexpected error')
-  // A storage that is down says so (its message carries no internals): the client may retry.
-  if (isCoded(error) && kindOf(error) === 'unavailable') return new mercurius.ErrorWithProps(error.message, { code: error.code })
+  // A storage that is down says so (its message carries no internals): the client may retry. A
+  // Payment storage that cannot search says so too, rather than an anonymous internal error.
+  if (isCoded(error) && (kindOf(error) === 'unavailable' || error.code === 'PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED')) return new mercurius.ErrorWithProps(error.message, { code: error.code })
   const internal = new PAYWIRE_ERR_GRAPHQL_INTERNAL()
   return new mercurius.ErrorWithProps(internal.message, { code: internal.code })
 }

@@ -57,13 +57,26 @@ export type PaymentArgs = Static<typeof PaymentArgs>
 
 const FilterValue = Type.String({ minLength: 1, maxLength: 254 })
 
+/** An ISO 8601 date and time; what it means is checked by the search (PAYWIRE_ERR_VALIDATION naming the field). */
+const Time = Type.String({ minLength: 1, maxLength: 64 })
+
 export const PaymentFilter = Type.Object({
   ids: Type.Optional(Type.Array(PaymentId, { maxItems: 100 })),
   gateway: Type.Optional(GatewayName),
   number: Type.Optional(FilterValue),
   clientId: Type.Optional(FilterValue),
   clientEmail: Type.Optional(FilterValue),
-  currencyCode: Type.Optional(CurrencyCode)
+  currencyCode: Type.Optional(CurrencyCode),
+  // GraphQL's PaymentStatus enum checks the values.
+  status: Type.Optional(Type.Array(Type.String({ maxLength: 32 }), { maxItems: 20 })),
+  createdFrom: Type.Optional(Time),
+  createdTo: Type.Optional(Time),
+  updatedFrom: Type.Optional(Time),
+  updatedTo: Type.Optional(Time),
+  amountMin: Type.Optional(MinorUnits),
+  amountMax: Type.Optional(MinorUnits),
+  providerId: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' })),
+  needsAttention: Type.Optional(Type.Boolean())
 }, { additionalProperties: false })
 export type PaymentFilter = Static<typeof PaymentFilter>
 

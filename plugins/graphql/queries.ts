@@ -8,6 +8,7 @@ import {
   PaymentArgs, PaymentOutcomeArgs, PaymentsArgs, check, withoutNulls, type PaymentFilter
 } from './inputs.ts'
 import { capabilities, graphqlStatus, readStatus } from './payment-fields.ts'
+import { LOOKUP_FIELDS, SEARCH_FIELDS, searchPage } from './search.ts'
 import { PAYWIRE_ERR_GRAPHQL_PAYMENT_NOT_FOUND } from './codes.ts'
 
 function paymentNotFound (): Error {
@@ -71,6 +72,10 @@ export function queryResolvers (runtime: Runtime) {
       const { filter = {}, first, after } = check(PaymentsArgs, withoutNulls(args))
       if (first > runtime.maxPageSize) throw invalid('first', `must be at most ${runtime.maxPageSize}`)
       const key = filterKey(filter)
+      // Lookups (ids, number, clientId, clientEmail) go through findBy, oldest first; anything else is a search, newest first.
+      if (!LOOKUP_FIELDS.some((field) => filter[field] !== undefined)) return await searchPage(runtime, context, filter, key, first, after)
+      const searched = SEARCH_FIELDS.find((field) => filter[field] !== undefined)
+      if (searched !== undefined) throw invalid(`filter.${searched}`, 'cannot be combined with ids, number, clientId or clientEmail, which look payments up')
       const offset = decodeCursor(after, key)
       // One more than asked tells whether there is a next page.
       const found = await findPayments(runtime, context, filter, offset, first + 1)

@@ -181,14 +181,18 @@ type PaymentPageInfo {
   endCursor: String
 }
 
-"Payments oldest first."
+"Payments newest first (a search), or oldest first when the filter looks payments up by ids, number, clientId or clientEmail."
 type PaymentConnection {
   edges: [PaymentEdge!]!
   nodes: [Payment!]!
   pageInfo: PaymentPageInfo!
 }
 
-"Every given field must match exactly."
+"""
+Every given field must match. ids, number, clientId and clientEmail look payments up (oldest first; ids in the
+order given) and combine only with gateway and currencyCode; without them the filter is a search through the
+Payment storage's indexes, newest first, and every field below combines.
+"""
 input PaymentFilter {
   "At most 100 ids, fetched in one storage call."
   ids: [ID!]
@@ -197,6 +201,21 @@ input PaymentFilter {
   clientId: String
   clientEmail: String
   currencyCode: String
+  "Any of these statuses, as the payment's gateway read it when it was last written."
+  status: [PaymentStatus!]
+  "Inclusive bounds on when the payment was created, ISO 8601 (2026-01-05T10:00:00Z)."
+  createdFrom: String
+  createdTo: String
+  "Inclusive bounds on when the payment was last written, ISO 8601."
+  updatedFrom: String
+  updatedTo: String
+  "Inclusive bounds on totalAmount, in minor units."
+  amountMin: MinorUnits
+  amountMax: MinorUnits
+  "One of the provider's ids of the payment (PayPal's order or capture id, Stripe's pi_…, ch_…, re_…)."
+  providerId: String
+  "true: payments the reconciliation sweeper would look at now (pending too long, an authorization about to lapse, a refund or dispute open, a provider call with an unknown outcome); false: the others."
+  needsAttention: Boolean
 }
 
 input CreatePaymentInput {
@@ -222,7 +241,7 @@ ${unions()}
 extend type Query {
   "Back office (authorize: \\"payment\\"). Exactly one of id and number; by number, the oldest match."
   payment(id: ID, number: String): PaymentResult!
-  "Back office (authorize: \\"payments\\"). Oldest first; first is 1 to the plugin's maxPageSize."
+  "Back office (authorize: \\"payments\\"). Newest first (oldest first for lookups by ids, number, clientId, clientEmail: see PaymentFilter); first is 1 to the plugin's maxPageSize."
   payments(filter: PaymentFilter, first: Int = 20, after: String): PaymentsResult!
   "The gateways buyers can choose, with what each supports."
   gateways: [Gateway!]!

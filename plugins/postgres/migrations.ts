@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg'
 import { PAYWIRE_ERR_POSTGRES_SCHEMA_OUTDATED, PAYWIRE_ERR_POSTGRES_SCHEMA_TOO_NEW } from './errors.ts'
+import { searchMigration } from './search-migration.ts'
 import { quoted } from './sql.ts'
 
 /*
@@ -303,6 +304,11 @@ BEGIN
   RETURN 'ok';
 END
 $fn$;`
+  },
+  {
+    version: 5,
+    name: 'payment facets for operator search and the reconciliation sweeper',
+    sql: searchMigration
   }
 ]
 

@@ -5,9 +5,9 @@ import {
 } from '../core/engine/index.ts'
 import { PostgresIdempotencyStore } from './postgres-idempotency-store.ts'
 import { PostgresOutbox } from './postgres-outbox.ts'
-import { PostgresStorage, writePayload } from './postgres-storage.ts'
+import { PostgresStorage, commitCall, writePayload } from './postgres-storage.ts'
 import { PostgresTokenStorage } from './postgres-token-storage.ts'
-import { callCommit, quoted } from './sql.ts'
+import { callCommit } from './sql.ts'
 
 export interface PostgresStorageBackendOptions {
   /** The schema holding Paywire's tables (one per tenant if you like). Default "paywire". */
@@ -41,7 +41,7 @@ export class PostgresStorageBackend extends StorageBackend {
     this.schema = options.schema ?? 'paywire'
     this.#tokenTtl = assertTokenTtls(options.tokenTtl ?? {}, 'tokenTtl')
     this.#sweepIntervalMs = options.sweepIntervalMs
-    this.#commit = `SELECT ${quoted(this.schema)}.paywire_commit($1::jsonb) AS answer`
+    this.#commit = commitCall(this.schema)
   }
 
   createTokenStorage (): TokenStorage {

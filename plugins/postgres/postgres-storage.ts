@@ -1,8 +1,10 @@
 import type { Pool } from 'pg'
 import {
-  AbstractStorage, isStorableText, matchesCriteria,
-  type Criteria, type FindByOptions, type ModelClass, type StagedWrite, type StorageOptions, type StoredRecord, hideConnection
+  AbstractStorage, checkDue, isStorableText, matchesCriteria, normalizeQuery,
+  type Criteria, type FindByOptions, type ModelClass, type PaymentFacets, type PaymentPage, type PaymentQuery, type PaymentSearch,
+  type StagedWrite, type StorageOptions, type StoredRecord, hideConnection
 } from '../core/engine/index.ts'
+import { PostgresPaymentSearch } from './postgres-search.ts'
 import { callCommit, guarded, quoted } from './sql.ts'
 
 export interface PostgresStorageOptions<T extends object> extends StorageOptions<T> {
@@ -42,11 +44,16 @@ export function columnsOf (record: Record<string, unknown>): RecordColumns {
   }
 }
 
+/** The commit function's call: migration 4's commit, then the writes' facets (migration 5). */
+export function commitCall (schema: string): string {
+  return `SELECT ${quoted(schema)}.paywire_commit_search($1::jsonb) AS answer`
+}
+
 /** One write as the commit function reads it (see migrations.ts): the record's JSON is spliced in as written. */
 export function writePayload (modelName: string, write: StagedWrite): string {
   const head = write.record === null
     ? { model: modelName, id: write.id, expected: write.expectedVersion }
-    : { model: modelName, id: write.id, expected: write.expectedVersion, ...columnsOf(write.record) }
+    : { model: modelName, id: write.id, expected: write.expectedVersion, ...columnsOf(write.record), ...(write.facets === undefined ? {} : { facets: write.facets }) }
   return `${JSON.stringify(head).slice(0, -1)},"record":${write.json ?? 'null'}}`
 }
 
@@ -75,13 +82,15 @@ function unmatchable (key: string, value: unknown): boolean {
  * created and updated times) for what is queried. Every write is a compare-and-set, run by
  * the same function as the atomic commit (see migrations.ts). findBy() on `number` uses its
  * index; on any other field, a jsonb containment query (`record @> '{"details":{"id":"PAY-1"}}'`)
- * answered by the GIN index on the record.
+ * answered by the GIN index on the record. Payments' facets are kept beside, in the same
+ * transaction, for PaymentSearch (postgres-search.ts).
  */
-export class PostgresStorage<T extends object> extends AbstractStorage<T> {
+export class PostgresStorage<T extends object> extends AbstractStorage<T> implements PaymentSearch {
   readonly pool: Pool
   readonly schema: string
   readonly #table: string
   readonly #commit: string
+  readonly #search: PostgresPaymentSearch
 
   constructor (pool: Pool, Model: ModelClass<T>, options: PostgresStorageOptions<T> = {}) {
     super(Model, options)
@@ -90,7 +99,22 @@ export class PostgresStorage<T extends object> extends AbstractStorage<T> {
     hideConnection(this, 'pool')
     this.schema = options.schema ?? 'paywire'
     this.#table = `${quoted(this.schema)}.records`
-    this.#commit = `SELECT ${quoted(this.schema)}.paywire_commit($1::jsonb) AS answer`
+    this.#commit = commitCall(this.schema)
+    this.#search = new PostgresPaymentSearch(pool, this.schema, this.modelName)
+  }
+
+  async searchPayments (query: PaymentQuery): Promise<PaymentPage> {
+    return await this.#search.search(normalizeQuery(query))
+  }
+
+  async attentionDue (now: Date, limit: number): Promise<PaymentFacets[]> {
+    return await this.#search.attentionDue(checkDue(now, limit), limit)
+  }
+
+  /** Stored only while the record exists (a deleted payment is indexed by no one); a later version's facets are kept. */
+  async indexPayment (id: string, version: number, facets: PaymentFacets): Promise<void> {
+    await guarded(this.pool.query(`SELECT ${quoted(this.schema)}.paywire_put_facets(model, id, $3, $4::jsonb) FROM ${this.#table}
+      WHERE model = $1 AND md5(id) = md5($2) AND id = $2`, [this.modelName, id, version, JSON.stringify(facets)]))
   }
 
   protected async doWrite (write: StagedWrite): Promise<void> {

@@ -17,6 +17,12 @@ import { defineScript } from './scripts.ts'
  * 2. The list and the indexes, under each model's tag: the index entries of the new values
  *    are added beside step 1 (same round trip: both leave in one write), entries of values
  *    a record no longer has are removed once step 1 succeeded. Both are idempotent.
+ * 3. A payment's facets (PaymentSearch, see redis-search.ts), under the model's tag too, once
+ *    step 1 succeeded: not in step 1's script, because on a Cluster the record's slot is its
+ *    payment's and a search must read every payment's facets in one slot. Each update is a
+ *    compare-and-set on the facets read and keeps the newest record version's, so two commits'
+ *    steps that cross leave the later one's. A process that dies between steps 1 and 3 leaves
+ *    the payment's previous facets until its next write (or `paywire.reindexPayments()`).
  */
 
 export interface RedisCommit extends CommitScriptSet {
@@ -136,4 +142,6 @@ export async function commitOnRedis (client: RedisClient, commit: RedisCommit): 
     if (write.record === null) return await putIndexes(client, write, [], removes, 'delete')
     if (removes.length > 0 || retry) await putIndexes(client, write, retry ? now.flatMap(keyOf) : [], removes, 'put')
   }))
+  // The facets follow the stored records, never ahead of them (a refused commit leaves them as they were).
+  await Promise.all(commit.writes.map((write) => (write.storage as unknown as RedisStorage<object>).search.apply(write)))
 }

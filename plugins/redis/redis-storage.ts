@@ -1,8 +1,10 @@
 import {
-  AbstractStorage, matchesCriteria, type Criteria, type FindByOptions, type ModelClass, type StagedWrite, type StorageOptions, type StoredRecord, hideConnection
+  AbstractStorage, checkDue, matchesCriteria, normalizeQuery, type Criteria, type FindByOptions, type ModelClass, type PaymentFacets, type PaymentPage,
+  type PaymentQuery, type PaymentSearch, type StagedWrite, type StorageOptions, type StoredRecord, hideConnection
 } from '../core/engine/index.ts'
 import { counterKey, decodeRecord, guarded, idsKey, indexPrefix, recordKey, type RedisClient } from './keys.ts'
 import { commitOnRedis } from './redis-commit.ts'
+import { RedisPaymentSearch } from './redis-search.ts'
 
 export interface RedisStorageOptions<T extends object> extends StorageOptions<T> {
   keyPrefix?: string
@@ -18,15 +20,16 @@ const SCAN_PAGE = 200
  * commit-script.ts); the list and the indexes follow in a second, idempotent step (see
  * redis-commit.ts). findBy() reads ids from an index (or the list) and checks every record
  * against the criteria, so an index entry that is stale for a moment never answers a
- * record that does not match.
+ * record that does not match. Payments' facets are indexed for PaymentSearch (redis-search.ts).
  */
-export class RedisStorage<T extends object> extends AbstractStorage<T> {
+export class RedisStorage<T extends object> extends AbstractStorage<T> implements PaymentSearch {
   readonly client: RedisClient
   readonly keyPrefix: string
   readonly indexes: readonly string[]
   readonly idsKey: string
   readonly counterKey: string
   readonly indexPrefix: string
+  readonly search: RedisPaymentSearch
 
   constructor (client: RedisClient, Model: ModelClass<T>, options: RedisStorageOptions<T> = {}) {
     super(Model, options)
@@ -38,6 +41,19 @@ export class RedisStorage<T extends object> extends AbstractStorage<T> {
     this.idsKey = idsKey(this.keyPrefix, this.modelName)
     this.counterKey = counterKey(this.keyPrefix, this.modelName)
     this.indexPrefix = indexPrefix(this.keyPrefix, this.modelName)
+    this.search = new RedisPaymentSearch(client, this.keyPrefix, this.modelName)
+  }
+
+  async searchPayments (query: PaymentQuery): Promise<PaymentPage> {
+    return await this.search.search(normalizeQuery(query))
+  }
+
+  async attentionDue (now: Date, limit: number): Promise<PaymentFacets[]> {
+    return await this.search.attentionDue(checkDue(now, limit), limit)
+  }
+
+  async indexPayment (id: string, version: number, facets: PaymentFacets): Promise<void> {
+    await this.search.put(id, { ...facets, v: version })
   }
 
   recordKey (id: string): string {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { CoreGatewayFactory, Gateway, type ServiceContainer } from '../../../plugins/core/index.ts'
+import { CoreGatewayFactory, Gateway, Payment, type ServiceContainer } from '../../../plugins/core/index.ts'
 import { ADMIN, SECRET, buildGraphqlApp, capturedPayment, createPayment, gql, storedPayment } from './fixtures.ts'
 
 const PAYMENT = `query Payment($id: ID, $number: String) {
@@ -96,7 +96,7 @@ t.test('status is UNKNOWN when the gateway cannot tell; totalAmountDecimal null 
   t.same((await gql(app, AMOUNTS, { id: odd.id }, ADMIN)).data.payment.capturedAmount, 0, 'the offline gateway tells them: nothing captured yet')
 })
 
-t.test('payments: oldest first, cursor pagination, hasNextPage and endCursor', async (t) => {
+t.test('payments: newest first, cursor pagination, hasNextPage and endCursor', async (t) => {
   const { app } = await buildGraphqlApp()
   t.teardown(() => app.close())
   const ids: string[] = []
@@ -114,7 +114,11 @@ t.test('payments: oldest first, cursor pagination, hasNextPage and endCursor', a
     after = page.pageInfo.endCursor
     if (!page.pageInfo.hasNextPage) break
   } while (true)
-  t.same(seen, ids, 'every payment once, in creation order')
+  // Newest first; payments created in the same millisecond by id, highest first.
+  const stored = await Promise.all(ids.map(async (id) => await app.paywire.getStorage(Payment).find(id) as Payment))
+  const key = (payment: Payment) => `${payment.createdAt as string}|${payment.id as string}`
+  const newestFirst = stored.sort((a, b) => key(a) < key(b) ? 1 : -1)
+  t.same(seen, newestFirst.map((payment) => payment.id), 'every payment once, newest first')
   t.same(pages, [true, true, false])
   const past = (await gql(app, PAYMENTS, { first: 2, after }, ADMIN)).data.payments
   t.same(past.nodes, [])
@@ -167,7 +171,7 @@ t.test('lists cost one storage call, whatever their length; reading statuses nev
   const list = await gql(app, '{ payments(first: 30) { ... on PaymentConnection { nodes { id status details } } } }', {}, ADMIN)
   t.equal(list.data.payments.nodes.length, 30)
   t.ok(list.data.payments.nodes.every((node: { status: string }) => node.status === 'CAPTURED'))
-  t.same(storage.calls, { find: 0, findMany: 0, findBy: 1, update: 0 })
+  t.same(storage.calls, { find: 0, findMany: 1, findBy: 0, update: 0 }, 'the search, then the page in one batch')
 
   storage.reset()
   const byIds = await gql(app, 'query ($ids: [ID!]) { payments(filter: { ids: $ids }, first: 30) { ... on PaymentConnection { nodes { id } } } }', { ids }, ADMIN)

@@ -15,6 +15,7 @@ import { generateTokenHash } from '../../../plugins/core/engine/random.ts'
 import { RedisStorageBackend, paywireRedis } from '../../../plugins/redis/index.ts'
 import { recordKey } from '../../../plugins/redis/keys.ts'
 import { backendContract } from '../../helpers/backend-contract.ts'
+import { paymentSearchContract } from '../../helpers/payment-search-contract.ts'
 import { ownCluster } from '../../helpers/redis-cluster.ts'
 
 const cluster = await ownCluster(t)
@@ -45,6 +46,10 @@ t.test('the storage contract', async (t) => {
     const { backend, payments } = backendFor()
     return { backend, tokens: backend.createTokenStorage(), payments }
   })
+})
+
+t.test('the payment search contract: facets under the model\'s tag, records spread over the masters', async (t) => {
+  paymentSearchContract(t, async () => backendFor().backend)
 })
 
 t.test('payments spread over every master, and are found by id, in bulk and by any criteria', async (t) => {

@@ -108,15 +108,24 @@ export interface DescribeOptions {
 
 /**
  * The facets of one write of a Payment, for a write made outside a commit (storage.update()):
- * undefined for a delete, a record naming no gateway, or a gateway without a reader.
+ * undefined for a delete or a record naming no gateway. A payment its gateway cannot read
+ * (no reader, a gateway no longer registered or failing to build) is `unknown`, still found
+ * by every other facet.
  */
 export function facetsOfWrite (write: StagedWrite, readerOf: ReaderLookup, attention?: AttentionOptions): PaymentFacets | undefined {
   const { record } = write
   const name = record === null ? undefined : text(record.gatewayName)
   if (record === null || name === undefined) return undefined
-  const state = readerOf(name)?.read(record)
-  return state === undefined ? undefined : paymentFacets(write.id, record, name, state, attention)
+  let state: PaymentState | undefined
+  try {
+    state = readerOf(name)?.read(record)
+  } catch {
+    // A gateway that cannot be built must not make its payments unsavable: its reading is unknown.
+  }
+  return paymentFacets(write.id, record, name, state ?? UNKNOWN, attention)
 }
+
+const UNKNOWN: PaymentState = { status: 'unknown' }
 
 /**
  * Compares each staged write's record with the record it was read as, through the
@@ -135,11 +144,11 @@ export function describeWrites (writes: readonly StagedWrite[], gateway: string 
     if (name === undefined) continue
     const reader = readerOf(name)
     const after = reader?.read(write.record)
-    if (reader === undefined || after === undefined) continue
     if (own !== undefined && options.facets !== undefined) {
-      const facets = paymentFacets(write.id, write.record, own, after, options.attention)
+      const facets = paymentFacets(write.id, write.record, own, after ?? UNKNOWN, options.attention)
       if (facets !== undefined) options.facets.set(write, facets)
     }
+    if (reader === undefined || after === undefined) continue
     const before = (write.previous === null || write.previous === undefined ? undefined : reader.read(write.previous)) ?? { status: 'new' }
     const changes = eventsOf(before, after)
     if (changes.length === 0) continue

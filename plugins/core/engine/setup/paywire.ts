@@ -21,6 +21,8 @@ import { checkHealth, type HealthOptions, type HealthReport } from './health.ts'
 import { Logger, NullLogger } from '../observability/logger.ts'
 import { ReconcileSweeper } from '../reconcile/sweeper.ts'
 import { reconcileParts } from './reconcile-parts.ts'
+import { Payment } from '../model/payment.ts'
+import { reindexPayments, type ReindexReport } from '../storage/reindex.ts'
 
 export interface PaywireParts {
   container: ServiceContainer
@@ -241,6 +243,15 @@ export class Paywire {
   }
 
   /** Disposes the gateway scopes, and the container when the builder created it. */
+  /**
+   * Stores the search facets of every payment, read again through its gateway (see
+   * reindexPayments): once after upgrading to a Paywire with PaymentSearch, whose older
+   * payments have none, or after changing the attention thresholds.
+   */
+  async reindexPayments (): Promise<ReindexReport> {
+    return await reindexPayments(this.getStorage(Payment))
+  }
+
   async close (): Promise<void> {
     await this.#reconcile?.stop()
     await this.#parts.events.close()

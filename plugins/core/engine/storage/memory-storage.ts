@@ -44,6 +44,11 @@ export class MemoryStorage<T extends object> extends AbstractStorage<T> implemen
     return this.#search.attentionDue(checkDue(now, limit), limit)
   }
 
+  /** Kept only while the record is still at `version` (a later write stored its own facets; a deleted one needs none). */
+  async indexPayment (id: string, version: number, facets: PaymentFacets): Promise<void> {
+    if (this.#records.get(id)?.version === version) this.#search.put(facets)
+  }
+
   protected async doWrite (write: StagedWrite): Promise<void> {
     if (!this.accepts(write)) throw this.conflict(write.id)
     this.apply(write)

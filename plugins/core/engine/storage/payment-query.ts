@@ -10,8 +10,8 @@ import { isPaymentSearch, type PaymentFacets, type PaymentQuery, type PaymentSea
  * the opaque keyset cursor (createdAt, id) that keeps pages stable while payments are added.
  */
 
-/** Most payments one page may hold. */
-export const MAX_PAGE_SIZE = 500
+/** Most payments one page may hold (the GraphQL plugin's maxPageSize goes up to it too). */
+export const MAX_PAGE_SIZE = 1000
 
 function text (value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined

@@ -66,6 +66,12 @@ export interface PaymentSearch {
   searchPayments (query: PaymentQuery): Promise<PaymentPage>
   /** Payments whose attentionAt is at or before `now`, the longest due first, at most `limit`. */
   attentionDue (now: Date, limit: number): Promise<PaymentFacets[]>
+  /**
+   * Stores facets computed outside a commit, for the payment as stored at `version`
+   * (reindexPayments(): payments written before the search existed). Facets of a later
+   * version are kept. Optional: without it, reindexPayments() refuses.
+   */
+  indexPayment? (id: string, version: number, facets: PaymentFacets): Promise<void>
 }
 
 export function isPaymentSearch (storage: unknown): storage is PaymentSearch {

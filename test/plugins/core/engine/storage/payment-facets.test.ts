@@ -2,7 +2,7 @@ import Fastify from 'fastify'
 import t from 'tap'
 import {
   Capture, MemoryStorage, MemoryStorageBackend, MemoryTokenStorage, Payment, PaywireBuilder, UnitOfWork,
-  facetsOfWrite, paymentFacets, paymentSearchOf
+  describeWrites, facetsOfWrite, paymentFacets, paymentSearchOf, reindexPayments
 } from '../../../../../plugins/core/engine/index.ts'
 import { OfflineGatewayFactory, OfflineStateReader } from '../../../../../gateways/offline/index.ts'
 import { paywire } from '../../../../../plugins/core/index.ts'
@@ -45,8 +45,9 @@ t.test('facets need a record with its times, a gateway and a reading', async (t)
   const write = storage.stage(Object.assign(new Payment(), record))
   t.equal(facetsOfWrite(write, () => reader)?.status, 'pending')
   t.equal(facetsOfWrite({ ...write, record: { ...write.record, gatewayName: '' } }, () => reader), undefined, 'no gateway named')
-  t.equal(facetsOfWrite(write, () => undefined), undefined, 'a gateway without a reader')
-  t.equal(facetsOfWrite({ ...write, record: { ...write.record, details: 'none' } }, () => reader), undefined, 'not a record the gateway reads')
+  t.equal(facetsOfWrite(write, () => undefined)?.status, 'unknown', 'a gateway without a reader')
+  t.equal(facetsOfWrite({ ...write, record: { ...write.record, details: 'none' } }, () => reader)?.status, 'unknown', 'not a record the gateway reads')
+  t.equal(facetsOfWrite(write, () => { throw new Error('the gateway cannot be built') })?.status, 'unknown', 'a gateway that fails to build')
   t.equal(facetsOfWrite(storage.stageDelete(Object.assign(new Payment(), { id: 'p1' })), () => reader), undefined, 'a delete')
 })
 
@@ -67,18 +68,41 @@ t.test('a unit made without a describer takes the facets from its storage', asyn
   t.same((await plain.searchPayments({ first: 5 })).ids, [], 'a storage nobody gave facetsOf indexes nothing')
 })
 
-t.test('a payment whose gateway is unknown or reads nothing has no facets, and is in no search', async (t) => {
+t.test('a payment its gateway cannot read is searchable as unknown; one naming no gateway has no facets', async (t) => {
   const shop = new PaywireBuilder().addGatewayFactory('offline', new OfflineGatewayFactory()).addGateway('cash', { factory: 'offline' }).getPaywire()
   t.teardown(() => shop.close())
   const storage = shop.getStorage(Payment) as MemoryStorage<Payment>
-  await storage.update(Object.assign(new Payment(), { gatewayName: 'elsewhere' }))
-  await storage.update(Object.assign(new Payment(), { gatewayName: 'cash', details: 'not an object' as never }))
-  await storage.update(Object.assign(new Payment(), { gatewayName: 'cash' }))
-  t.equal((await storage.searchPayments({ first: 5 })).ids.length, 1)
+  const elsewhere = Object.assign(new Payment(), { gatewayName: 'elsewhere' })
+  await storage.update(elsewhere)
+  const unreadable = Object.assign(new Payment(), { gatewayName: 'cash', details: 'not an object' as never })
+  await storage.update(unreadable)
+  const fresh = Object.assign(new Payment(), { gatewayName: 'cash' })
+  await storage.update(fresh)
+  await storage.update(new Payment())
+  t.same(new Set((await storage.searchPayments({ first: 5, status: ['unknown'] })).ids), new Set([elsewhere.id, unreadable.id]))
+  t.same((await storage.searchPayments({ first: 5, status: ['new'] })).ids, [fresh.id])
+  t.equal((await storage.searchPayments({ first: 5 })).ids.length, 3, 'a record without a gateway is no payment to search')
+})
+
+t.test('in the commit path, a payment its gateway cannot read gets unknown facets and makes no event', async (t) => {
+  const storage = new MemoryStorage(Payment)
+  const write = storage.stage(Object.assign(new Payment(), { gatewayName: 'gone' }))
+  const facets = new Map()
+  t.same(describeWrites([write], undefined, () => undefined, new Date(), { facets }), [])
+  t.equal(facets.get(write)?.status, 'unknown')
 })
 
 t.test('a search on a storage without PaymentSearch is refused, never a scan', async (t) => {
   const storage = new MemoryStorage(Payment)
   t.equal(paymentSearchOf(storage, 'Payment'), storage)
   t.throws(() => paymentSearchOf({ findBy: async () => [] }, 'Payment'), { code: 'PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED', statusCode: 501, message: /Payment storage does not implement PaymentSearch/ })
+})
+
+t.test('reindexPayments() refuses a storage it cannot index with, before reading anything', async (t) => {
+  const storage = new MemoryStorage(Payment)
+  await t.rejects(reindexPayments(storage), { code: 'PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED' }, 'no facetsOf: no Paywire set it up')
+  storage.facetsOf = () => undefined
+  const noIndex = Object.assign(Object.create(storage) as MemoryStorage<Payment>, { indexPayment: undefined })
+  await t.rejects(reindexPayments(noIndex), { code: 'PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED' }, 'a search without indexPayment')
+  await t.rejects(reindexPayments({ findBy: async () => [] } as never), { code: 'PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED' }, 'no search at all')
 })

@@ -1,0 +1,183 @@
+import {
+  isDue, matchesQuery, pageOf, type NormalizedQuery, type PaymentFacets, type PaymentPage, type StagedWrite
+} from '../core/engine/index.ts'
+import { guarded, type RedisClient } from './keys.ts'
+import { defineScript } from './scripts.ts'
+
+/*
+ * PaymentSearch on Redis. Every key lives under the model's own hash tag (`{Payment}`, like
+ * its id list and findBy indexes), so one script updates them on a Redis Cluster too:
+ *
+ *   <p>search:{Payment}:facets            HASH  id → the facets as JSON (with the record's version)
+ *   <p>search:{Payment}:created           ZSET  every payment, member "<createdAt>|<id>" (score 0: ordered by member)
+ *   <p>search:{Payment}:status:<status>   ZSET  the same members, one set per status
+ *   <p>search:{Payment}:gateway:<name>, …:currency:<code>, …:provider:<provider id>   the same
+ *   <p>search:{Payment}:attention         ZSET  id scored by attentionAt (ms)
+ *
+ * ISO times of one length sort as text, so "<createdAt>|<id>" members give the keyset order
+ * (createdAt, id) and a cursor is a lexicographic bound (ZRANGE … BYLEX REV). The facets follow
+ * the record in the commit's index step (redis-commit.ts): a Cluster keeps the record in its
+ * payment's slot and these keys in the model's, which no one script may span.
+ */
+
+/** Facets as stored: with the version of the record they were read from, so an older commit's step never replaces a newer one's. */
+interface StoredFacets extends PaymentFacets {
+  v: number
+}
+
+/**
+ * Replaces a payment's facets (or removes them) and moves its index entries, in one round
+ * trip after the commit. The old entries' keys are derived here from the stored facets: they
+ * share the declared keys' hash tag, so they are in the same slot, which a Cluster serves.
+ * Facets of a newer record version than the write's are kept (two commits' steps crossed).
+ *
+ *   KEYS: facets hash, attention set, then the sets to add the new member to
+ *   ARGV: key prefix, id, new facets ('' delete), record version, new member, attention score ('' none)
+ */
+const FACETS_SCRIPT = `
+local prefix, id, facets, version, new, score = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6]
+local stored = redis.call('HGET', KEYS[1], id)
+if stored then
+  local old = cjson.decode(stored)
+  if facets ~= '' and old.v > version then return 0 end
+  local member = old.createdAt .. '|' .. id
+  redis.call('ZREM', prefix .. 'created', member)
+  redis.call('ZREM', prefix .. 'status:' .. old.status, member)
+  redis.call('ZREM', prefix .. 'gateway:' .. old.gatewayName, member)
+  redis.call('ZREM', prefix .. 'currency:' .. old.currencyCode, member)
+  for _, provider in ipairs(old.providerIds) do redis.call('ZREM', prefix .. 'provider:' .. provider, member) end
+end
+if facets == '' then
+  redis.call('HDEL', KEYS[1], id)
+  redis.call('ZREM', KEYS[2], id)
+  return 1
+end
+for i = 3, #KEYS do redis.call('ZADD', KEYS[i], 0, new) end
+redis.call('HSET', KEYS[1], id, facets)
+if score == '' then redis.call('ZREM', KEYS[2], id) else redis.call('ZADD', KEYS[2], score, id) end
+return 1`
+
+/** Members read per set and round trip, at most. */
+const BATCH = 200
+
+export class RedisPaymentSearch {
+  readonly #client: RedisClient
+  readonly #prefix: string
+
+  constructor (client: RedisClient, keyPrefix: string, modelName: string) {
+    this.#client = client
+    this.#prefix = `${keyPrefix}search:{${modelName}}:`
+  }
+
+  get facetsKey (): string {
+    return `${this.#prefix}facets`
+  }
+
+  get attentionKey (): string {
+    return `${this.#prefix}attention`
+  }
+
+  get createdKey (): string {
+    return `${this.#prefix}created`
+  }
+
+  key (facet: 'status' | 'gateway' | 'currency' | 'provider', value: string): string {
+    return `${this.#prefix}${facet}:${value}`
+  }
+
+  /** The sets a payment's member is in (FACETS_SCRIPT derives the same names). */
+  #keysOf (facets: PaymentFacets): string[] {
+    return [this.createdKey, this.key('status', facets.status), this.key('gateway', facets.gatewayName),
+      this.key('currency', facets.currencyCode), ...facets.providerIds.map((id) => this.key('provider', id))]
+  }
+
+  /** Stores a write's facets (or removes a deleted payment's), once its record is stored. A write without facets leaves them. */
+  async apply (write: StagedWrite): Promise<void> {
+    if (write.record !== null && write.facets === undefined) return
+    const version = Math.max(write.expectedVersion, 0) + 1
+    await this.put(write.id, write.facets === undefined ? undefined : { ...write.facets, v: version }, version)
+  }
+
+  async put (id: string, next: StoredFacets | undefined, version = next?.v ?? 0): Promise<void> {
+    const script = defineScript<number>(this.#client, 'paywireFacets', null, FACETS_SCRIPT)
+    const keys = [this.facetsKey, this.attentionKey, ...(next === undefined ? [] : this.#keysOf(next))]
+    await guarded(script(keys.length, ...keys, this.#prefix, id, next === undefined ? '' : JSON.stringify(next), version,
+      next === undefined ? '' : member(next), next?.attentionAt === undefined ? '' : Date.parse(next.attentionAt)))
+  }
+
+  async get (id: string): Promise<PaymentFacets | undefined> {
+    const read = await guarded(this.#client.hget(this.facetsKey, id))
+    return read === null ? undefined : facetsOf(read)
+  }
+
+  /** The sets whose union holds every answer: the filter with the fewest members, or every payment. */
+  async #source (query: NormalizedQuery): Promise<string[]> {
+    const options: string[][] = []
+    if (query.statuses !== undefined) options.push([...query.statuses].map((status) => this.key('status', status)))
+    if (query.gatewayName !== undefined) options.push([this.key('gateway', query.gatewayName)])
+    if (query.currencyCode !== undefined) options.push([this.key('currency', query.currencyCode)])
+    if (query.providerId !== undefined) options.push([this.key('provider', query.providerId)])
+    if (options.length === 0) return [this.createdKey]
+    const sizes = await Promise.all(options.map(async (keys) =>
+      (await Promise.all(keys.map((key) => guarded(this.#client.zcard(key))))).reduce((a, b) => a + b, 0)))
+    return options[sizes.indexOf(Math.min(...sizes))] as string[]
+  }
+
+  async search (query: NormalizedQuery): Promise<PaymentPage> {
+    const keys = await this.#source(query)
+    const wanted = query.first + 1
+    const matches: PaymentFacets[] = []
+    let upper = upperBound(query)
+    const lower = query.createdFrom === undefined ? '-' : `[${query.createdFrom}|`
+    const batch = Math.min(BATCH, Math.max(wanted, 20))
+    while (matches.length < wanted && keys.length > 0) {
+      const read = await Promise.all(keys.map((key) =>
+        guarded(this.#client.zrange(key, upper, lower, 'BYLEX', 'REV', 'LIMIT', 0, batch))))
+      // Members below the highest last member of a full batch may still be in that set's next batch: only those above are in order.
+      const frontier = read.filter((members) => members.length === batch).map((members) => members.at(-1) as string).sort().at(-1)
+      const merged = [...new Set(read.flat())].filter((m) => frontier === undefined || m >= frontier).sort().reverse()
+      const stored = merged.length === 0 ? [] : await guarded(this.#client.hmget(this.facetsKey, ...merged.map(idOf)))
+      for (const json of stored) {
+        // An entry with no facets is one a failed step left: never answered.
+        const facets = json === null ? undefined : facetsOf(json)
+        if (facets !== undefined && matchesQuery(facets, query)) matches.push(facets)
+        if (matches.length >= wanted) break
+      }
+      if (frontier === undefined) break
+      upper = `(${frontier}`
+    }
+    return pageOf(matches, query.first)
+  }
+
+  async attentionDue (now: string, limit: number): Promise<PaymentFacets[]> {
+    const ids = await guarded(this.#client.zrangebyscore(this.attentionKey, '-inf', Date.parse(now), 'LIMIT', 0, limit))
+    if (ids.length === 0) return []
+    const stored = await guarded(this.#client.hmget(this.facetsKey, ...ids))
+    return stored.flatMap((json) => {
+      const facets = json === null ? undefined : facetsOf(json)
+      return facets !== undefined && isDue(facets, now) ? [facets] : []
+    })
+  }
+}
+
+function member (facets: PaymentFacets): string {
+  return `${facets.createdAt}|${facets.id}`
+}
+
+function idOf (entry: string): string {
+  return entry.slice(entry.indexOf('|') + 1)
+}
+
+function facetsOf (json: string): PaymentFacets {
+  const { v: _version, ...facets } = JSON.parse(json) as StoredFacets
+  return facets
+}
+
+/** The highest member a page may hold: below the cursor, at or below createdTo. */
+function upperBound (query: NormalizedQuery): string {
+  const cursor = query.after === undefined ? undefined : `(${query.after.createdAt}|${query.after.id}`
+  // Above every "<createdTo>|<id>": ids are below U+FFFF.
+  const to = query.createdTo === undefined ? undefined : `[${query.createdTo}|\uffff`
+  if (cursor === undefined) return to ?? '+'
+  return to === undefined || cursor.slice(1) < to.slice(1) ? cursor : to
+}
