@@ -116,7 +116,8 @@ t.test('stop() ends a sweep waiting for its next Sync, at once; sweepOnce() join
   const sweep = sweeper.sweepOnce()
   const joined = sweeper.sweepOnce()
   await first.promise
-  // The sweep now waits (a real timer, about a second) before b: stop() cuts it short.
+  // One turn of the event loop: the sweep is now in its wait (a real timer, about a second) before b; stop() cuts it short.
+  await new Promise<void>((resolve) => { setImmediate(resolve) })
   await sweeper.stop()
   t.match(await sweep, { synced: 1 })
   t.match(await joined, { synced: 1 })
