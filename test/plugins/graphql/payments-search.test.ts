@@ -1,5 +1,5 @@
 import t from 'tap'
-import { MemoryStorage, Payment, type Storage } from '../../../plugins/core/index.ts'
+import { MemoryStorage, Payment, errorCodes, type Storage } from '../../../plugins/core/index.ts'
 import { ADMIN, buildGraphqlApp, capturedPayment, gql, storedPayment } from './fixtures.ts'
 
 const PAYMENTS = `query Payments($filter: PaymentFilter, $first: Int, $after: String) {
@@ -105,4 +105,16 @@ t.test('payments: a Payment storage without PaymentSearch answers a coded error,
   t.match(answer.errors?.[0], { message: /does not implement PaymentSearch/, extensions: { code: 'PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED' } })
   t.match(logs.join(''), /PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED/)
   t.same((await gql(app, PAYMENTS, { first: 5, filter: { clientEmail: 'x@example.com' } }, ADMIN)).data.payments.nodes, [], 'lookups still work')
+})
+
+t.test('payments: a storage failing under a search answers its own code', async (t) => {
+  class DownStorage extends MemoryStorage<Payment> {
+    override async searchPayments (): Promise<never> {
+      throw new errorCodes.PAYWIRE_ERR_STORAGE_UNAVAILABLE('Test')
+    }
+  }
+  const { app } = await buildGraphqlApp({ logs: [], paywire: { storages: [[Payment, new DownStorage(Payment)]] } })
+  t.teardown(() => app.close())
+  const answer = await gql(app, PAYMENTS, { first: 5 }, ADMIN)
+  t.match(answer.errors?.[0], { extensions: { code: 'PAYWIRE_ERR_STORAGE_UNAVAILABLE' } })
 })

@@ -2,7 +2,7 @@ import Fastify from 'fastify'
 import t from 'tap'
 import type { Redis } from 'ioredis'
 import { offlineGateway } from '../../../gateways/offline/index.ts'
-import { Payment, paywire } from '../../../plugins/core/index.ts'
+import { Payment, paywire, type PaymentSearch } from '../../../plugins/core/index.ts'
 import { paywireRedis } from '../../../plugins/redis/index.ts'
 import { decodeRecord, recordKey, tokenKey } from '../../../plugins/redis/keys.ts'
 import { REDIS_URL, deleteKeys, socketWrites } from './fixtures.ts'
@@ -55,4 +55,29 @@ t.test('a whole capture flow on Redis: prepare 1 round trip, capture 3, done 2',
     t.equal(response.json().status, 'captured')
   })
   t.equal(done, 2, 'find the token, load the payment; nothing written back')
+})
+
+t.test('a payment naming its gateway: each write also moves its search facets, one round trip after the commit', async (t) => {
+  const app = Fastify()
+  const own = `${prefix}facets:`
+  t.teardown(async () => {
+    await deleteKeys(app.paywireRedis.client as Redis, own)
+    await app.close()
+  })
+  await app.register(paywireRedis, { url: REDIS_URL, keyPrefix: own })
+  await app.register(paywire, { baseUrl: 'https://shop.example', backend: app.paywireRedis, gateways: { cash: { factory: 'offline' } } })
+  await app.register(offlineGateway)
+  await app.ready()
+  const client = app.paywireRedis.client as Redis
+  const flow = async (number: string) => {
+    const payment = Object.assign(app.paywire.getStorage(Payment).create(), { gatewayName: 'cash', number, totalAmount: 1999, currencyCode: 'EUR' })
+    let token = null as unknown as Awaited<ReturnType<typeof app.paywire.prepareCapture>>
+    const prepare = await socketWrites(client, async () => { token = await app.paywire.prepareCapture('cash', payment, 'done') })
+    const capture = await socketWrites(client, async () => { await app.inject({ url: new URL(token.targetUrl).pathname }) })
+    return { prepare, capture }
+  }
+  await flow('RT-FACETS-0') // loads the scripts
+  t.same(await flow('RT-FACETS-1'), { prepare: 2, capture: 4 }, 'the record, tokens and claim as before, then the facets')
+  const payments = app.paywire.getStorage(Payment) as unknown as PaymentSearch
+  t.equal((await payments.searchPayments({ first: 5, status: ['captured'] })).ids.length, 2)
 })

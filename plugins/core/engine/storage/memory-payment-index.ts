@@ -80,10 +80,6 @@ export class MemoryPaymentIndex {
   readonly #currency = new ValueIndex()
   readonly #provider = new ValueIndex()
 
-  get size (): number {
-    return this.#facets.size
-  }
-
   put (facets: PaymentFacets): void {
     this.delete(facets.id)
     const copy = { ...facets, providerIds: [...facets.providerIds] }
@@ -106,11 +102,6 @@ export class MemoryPaymentIndex {
     this.#gateway.remove([old.gatewayName], id)
     this.#currency.remove([old.currencyCode], id)
     this.#provider.remove(old.providerIds, id)
-  }
-
-  get (id: string): PaymentFacets | undefined {
-    const facets = this.#facets.get(id)
-    return facets === undefined ? undefined : structuredClone(facets)
   }
 
   /** The candidate sets the query's filters give, each a superset of its answer. */

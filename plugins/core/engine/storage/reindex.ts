@@ -37,7 +37,7 @@ export async function reindexPayments (storage: Storage<Payment>): Promise<Reind
       const record = JSON.parse(JSON.stringify(payment)) as Record<string, unknown>
       const facets = storage.facetsOf({ storage, id, record, json: null, expectedVersion: 0, stamps: {} })
       if (facets === undefined) continue
-      await search.indexPayment(id, storage.versionOf(payment) ?? 1, facets)
+      await search.indexPayment(id, storage.versionOf(payment) as number, facets)
       report.indexed++
     }
     if (page.length < PAGE) return report

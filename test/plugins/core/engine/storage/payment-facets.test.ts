@@ -106,3 +106,16 @@ t.test('reindexPayments() refuses a storage it cannot index with, before reading
   await t.rejects(reindexPayments(noIndex), { code: 'PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED' }, 'a search without indexPayment')
   await t.rejects(reindexPayments({ findBy: async () => [] } as never), { code: 'PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED' }, 'no search at all')
 })
+
+t.test('reindexPayments() reads every page; a query time that is no string is refused', async (t) => {
+  const shop = new PaywireBuilder().addGatewayFactory('offline', new OfflineGatewayFactory()).addGateway('cash', { factory: 'offline' }).getPaywire()
+  t.teardown(() => shop.close())
+  const storage = shop.getStorage(Payment) as MemoryStorage<Payment>
+  const facetsOf = storage.facetsOf
+  storage.facetsOf = undefined
+  for (let index = 0; index < 101; index++) await storage.update(Object.assign(new Payment(), { gatewayName: 'cash' }))
+  storage.facetsOf = facetsOf
+  t.same(await shop.reindexPayments(), { payments: 101, indexed: 101 })
+  t.equal((await storage.searchPayments({ first: 200 })).ids.length, 101)
+  await t.rejects(storage.searchPayments({ first: 1, createdFrom: new Date() as never }), { code: 'PAYWIRE_ERR_VALIDATION', field: 'createdFrom' })
+})
