@@ -102,7 +102,11 @@ t.test('the lease: held elsewhere, nothing happens; lost during a sweep, the swe
       return { changed: true, state: undefined, payment: { model: 'Payment', id: found.id } }
     }
   }, [candidate('a'), candidate('b')])
+  // The renewal timer does not keep the process alive (unref): this test's does, until the sweep ended.
+  const alive = setInterval(() => {}, 1000)
+  t.teardown(() => { clearInterval(alive) })
   t.match(await new ReconcileSweeper(h.parts, { leaseMs: 3 }).sweepOnce(), { due: 2, synced: 1, changed: 1 }, 'b is left for the instance that holds the lease now')
+  clearInterval(alive)
   t.equal(released, 1, 'released (a failing release is the lease\'s expiry\'s to finish)')
 })
 
