@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { ArrayObject, HumanStatus, type HumanStatusValue, type PaymentAmounts } from '../../plugins/core/engine/index.ts'
-import { fromPaypalAmount, reversedWithDisputes, withDisputes } from '../paypal-shared/index.ts'
+import { fromPaypalAmount, lostDisputesAmong, reversedWithDisputes, withDisputes } from '../paypal-shared/index.ts'
 
 /**
  * A PayPal order's details as one mutable record in the Payment's details bag: PayPal's order
@@ -153,7 +153,9 @@ const MONEY_TAKEN: ReadonlySet<string> = new Set(['COMPLETED', 'PARTIALLY_REFUND
  * (COMPLETED; a PENDING, FAILED or CANCELLED one moved nothing) as PayPal lists them or, until
  * it does, as Paywire made them (each counted once, by PayPal's id) and reversals heard of by webhook (which PayPal lists
  * among the refunds: counted as reversed, not refunded) or by a dispute the shop lost (whichever
- * arrives first, never both). Undefined before any capture.
+ * arrives first, never both). A listed refund Paywire did not make (no ledger entry, no `custom_id`
+ * of its own) is the reversal of a lost dispute when a Sync learns of the dispute first: reversed,
+ * as the webhook would count it. Undefined before any capture.
  */
 export function checkoutAmounts (record: CheckoutRecord): PaymentAmounts | undefined {
   const captures = capturesOf(record)
@@ -162,17 +164,23 @@ export function checkoutAmounts (record: CheckoutRecord): PaymentAmounts | undef
   const reversals = new Map<string, number>()
   for (const entry of (record.paywire_reversals ?? []) as Array<Record<string, any>>) reversals.set(entry.id, minorUnitsOf(entry.amount))
   const refunds = new Map<string, number>()
+  const ledger = new Set(((record.paywire_refunds ?? []) as Array<Record<string, any>>).map((entry) => entry.id))
   // PayPal's listing is newer than the answer Paywire kept: a refund it lists is counted by what it says.
   const listed = new Set<string>()
+  let foreign = 0
   for (const refund of refundsOf(record)) {
     listed.add(refund.id)
-    if (refund.status === 'COMPLETED') refunds.set(refund.id, minorUnitsOf(refund.amount))
+    if (refund.status !== 'COMPLETED') continue
+    refunds.set(refund.id, minorUnitsOf(refund.amount))
+    if (!ledger.has(refund.id) && !reversals.has(refund.id) && refund.custom_id === undefined) foreign += minorUnitsOf(refund.amount)
   }
   for (const entry of (record.paywire_refunds ?? []) as Array<Record<string, any>>) {
     if (entry.state === 'completed' && !listed.has(entry.id)) refunds.set(entry.id, minorUnitsOf(entry.amount))
   }
   for (const id of reversals.keys()) refunds.delete(id)
   const sum = (values: Map<string, number>): number => [...values.values()].reduce((total, value) => total + value, 0)
-  const refunded = sum(refunds)
-  return { captured, refunded, reversed: reversedWithDisputes(sum(reversals), record, captured, refunded) }
+  const recorded = sum(reversals)
+  const byDisputes = lostDisputesAmong(foreign, recorded, record)
+  const refunded = sum(refunds) - byDisputes
+  return { captured, refunded, reversed: reversedWithDisputes(recorded + byDisputes, record, captured, refunded) }
 }

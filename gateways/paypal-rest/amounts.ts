@@ -1,9 +1,9 @@
 import type { PaymentAmounts } from '../../plugins/core/engine/index.ts'
-import { relatedResources, saleOf, type PaypalRecord } from './details.ts'
+import { relatedResources, reversedSale, saleOf, type PaypalRecord } from './details.ts'
 import { fromPaypalAmount, reversedWithDisputes } from '../paypal-shared/index.ts'
 
 /** Sale states in which the buyer's money was taken (and may since have gone back). */
-const MONEY_TAKEN: ReadonlySet<string> = new Set(['completed', 'partially_refunded', 'refunded', 'reversed'])
+const MONEY_TAKEN: ReadonlySet<string> = new Set(['completed', 'partially_refunded', 'refunded'])
 
 /** PayPal's `{ total, currency }` in minor units (a reversal's negative total counts as what it took back); undefined when it is none. */
 export function minorUnitsOf (amount: unknown): number | undefined {
@@ -26,9 +26,10 @@ function sum (amounts: Map<string, number>): number {
  * How much moved, in minor units, from PayPal's view and Paywire's own records: the sale's
  * amount once taken, every refund whose money went back (state `completed`; a pending, failed
  * or cancelled one moved nothing), as PayPal lists it or, until it does, as Paywire made it
- * (each counted once, by PayPal's id), and reversals (chargebacks) Paywire heard of by webhook — or, for a
- * reversed sale without one, what was left of it, which is what PayPal takes back; or what a
- * dispute the shop lost took back, when that is heard of first (never both).
+ * (each counted once, by PayPal's id), and reversals (chargebacks) Paywire heard of by webhook
+ * (PAYMENT.SALE.REVERSED, kept in `paywire_reversals`) — or, for a sale whose `reason_code` says it
+ * was reversed and no such webhook came, what was left of it, which is what PayPal takes back; or
+ * what a dispute the shop lost took back, when that is heard of first (never both).
  * Undefined before there is a sale.
  */
 export function paypalAmounts (record: PaypalRecord): PaymentAmounts | undefined {
@@ -52,6 +53,6 @@ export function paypalAmounts (record: PaypalRecord): PaymentAmounts | undefined
     if (typeof entry.id === 'string') reversals.set(entry.id, minorUnitsOf(entry.amount) ?? 0)
   }
   let reversed = sum(reversals)
-  if (sale.state === 'reversed' && reversed === 0) reversed = Math.max(0, captured - refunded)
+  if (reversedSale(sale) && reversed === 0) reversed = Math.max(0, captured - refunded)
   return { captured, refunded, reversed: reversedWithDisputes(reversed, record, captured, refunded) }
 }

@@ -23,6 +23,11 @@ export class PaypalRestApi extends PaypalRestClient {
     return this.request('GET', `/v1/payments/sale/${encodeURIComponent(id)}`)
   }
 
+  /** A refund, or a reversal: PAYMENT.SALE.REVERSED's resource links to itself here, and this answer names its sale and payment. */
+  getRefund (id: string): Promise<PaypalResource> {
+    return this.request('GET', `/v1/payments/refund/${encodeURIComponent(id)}`)
+  }
+
   refundSale (saleId: string, body: PaypalResource, requestId: string): Promise<PaypalResource> {
     return this.request('POST', `/v1/payments/sale/${encodeURIComponent(saleId)}/refund`, { body, requestId })
   }

@@ -76,10 +76,24 @@ export function saleOf (record: PaypalRecord): Record<string, any> | undefined {
 }
 
 /*
+ * The sale `reason_code`s that say PayPal took the money back (payments_payment_v1.json: "why the
+ * transaction state is pending or reversed"; the others are reasons to be pending, and REFUND is
+ * left out: a sale the shop refunded says so by its state). Payments v1 has no `reversed` sale
+ * state: a reversed sale keeps its state, and PAYMENT.SALE.REVERSED carries the reversal.
+ */
+const REVERSAL_REASONS: ReadonlySet<string> = new Set(['CHARGEBACK', 'GUARANTEE', 'BUYER_COMPLAINT'])
+
+/** A completed (or partially refunded) sale whose `reason_code` says PayPal took its money back. */
+export function reversedSale (sale: Record<string, any>): boolean {
+  return (sale.state === 'completed' || sale.state === 'partially_refunded') && REVERSAL_REASONS.has(sale.reason_code)
+}
+
+/*
  * PayPal's states → Paywire's statuses. Payum mapped "approved" to captured even when the
  * sale was pending, and failed/expired to unknown; here the sale decides. A reversed sale
- * (chargeback) is refunded: the money went back to the buyer (Payum's Express Checkout
- * reads it as failed; see the README), and the amounts say it was a reversal.
+ * (chargeback: a reversal heard of, or the sale's reason_code) is refunded: the money went back
+ * to the buyer (Payum's Express Checkout reads it as failed; see the README), and the amounts
+ * say it was a reversal.
  */
 export function paypalStatus (record: PaypalRecord): HumanStatusValue {
   return withDisputes(paymentStatus(record), record)
@@ -101,19 +115,18 @@ function paymentStatus (record: PaypalRecord): HumanStatusValue {
       return HumanStatus.EXPIRED
     case 'approved':
     case 'completed':
-      return saleStatus(saleOf(record)?.state)
+      return saleStatus(saleOf(record))
     default:
       return HumanStatus.UNKNOWN
   }
 }
 
-function saleStatus (state: unknown): HumanStatusValue {
-  switch (state) {
-    case 'completed': return HumanStatus.CAPTURED
+function saleStatus (sale: Record<string, any> | undefined): HumanStatusValue {
+  switch (sale?.state) {
+    case 'completed': return reversedSale(sale as Record<string, any>) ? HumanStatus.REFUNDED : HumanStatus.CAPTURED
     case 'pending': return HumanStatus.PENDING
     case 'refunded':
-    case 'partially_refunded':
-    case 'reversed': return HumanStatus.REFUNDED
+    case 'partially_refunded': return HumanStatus.REFUNDED
     case 'denied': return HumanStatus.FAILED
     default: return HumanStatus.UNKNOWN
   }

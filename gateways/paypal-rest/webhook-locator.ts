@@ -7,6 +7,9 @@ import { PaymentDetails } from './model/payment-details.ts'
 /**
  * Payments v1 events name their payment by PayPal's payment id: the resource's
  * `parent_payment` (a sale, refund or authorization), or its own id when it is the payment.
+ * A reversal names none: PAYMENT.SALE.REVERSED's resource (PayPal's sample,
+ * https://developer.paypal.com/api/rest/webhooks/event-names/#sales) has only its id, amount,
+ * state and a self link to `/v1/payments/refund/{id}`, which is asked for its sale and payment.
  * Paywire keeps that id in a Payment's `details.id`, or in a REST details record's `id`.
  */
 export class RestWebhookLocator extends PaypalWebhookLocator {
@@ -20,8 +23,8 @@ export class RestWebhookLocator extends PaypalWebhookLocator {
   }
 
   async locate (event: PaypalWebhookEvent): Promise<WebhookLocation> {
-    const resource = event.resource ?? {}
     if (isDisputeEvent(event)) return await this.#locateDispute(event)
+    const resource = await this.#withParent(event.resource ?? {})
     const paymentId = resource.parent_payment ?? (event.resource_type === 'payment' ? resource.id : undefined)
     if (typeof paymentId !== 'string') return { resourceIds: {}, lookups: [] }
     const resourceIds: Record<string, string> = { payment: paymentId }
@@ -32,6 +35,13 @@ export class RestWebhookLocator extends PaypalWebhookLocator {
       lookups: [{ model: Payment, criteria: { 'details.id': paymentId } }, { model: PaymentDetails, criteria: { id: paymentId } }],
       amount: { value: resource.amount?.total, currency: resource.amount?.currency }
     }
+  }
+
+  /** The resource, with its sale and payment read from PayPal when it names no payment but links to itself as a refund (a reversal). */
+  async #withParent (resource: Record<string, any>): Promise<Record<string, any>> {
+    if (resource.parent_payment !== undefined || typeof resource.id !== 'string' || !linksToRefund(resource)) return resource
+    const refund = await this.api.getRefund(resource.id)
+    return { ...resource, parent_payment: refund.parent_payment, sale_id: refund.sale_id }
   }
 
   /** A dispute names the disputed sale: its payment is the sale's `parent_payment`, asked of PayPal. */
@@ -52,4 +62,9 @@ export class RestWebhookLocator extends PaypalWebhookLocator {
   recordOf (model: object): Record<string, any> | undefined {
     return model instanceof Payment ? model.details : recordOf(model)
   }
+}
+
+function linksToRefund (resource: Record<string, any>): boolean {
+  const links = Array.isArray(resource.links) ? resource.links as Array<Record<string, unknown>> : []
+  return links.some((candidate) => candidate.rel === 'self' && typeof candidate.href === 'string' && candidate.href.includes('/v1/payments/refund/'))
 }

@@ -69,6 +69,8 @@ export class PaypalRestClient {
   readonly #http: HttpClient
   readonly #logger: Logger
   #token: { value: string, renewAt: number } | undefined
+  /** The topics warnOnce() has logged. */
+  readonly #warned = new Set<string>()
   #tokenRequest: Promise<string> | undefined
   /** How many access tokens this API asked PayPal for (visible for monitoring and tests). */
   tokenRequests = 0
@@ -189,6 +191,16 @@ export class PaypalRestClient {
     const retryAfter = Number(response?.headers['retry-after'])
     const asked = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(retryAfter * 1000, MAX_RETRY_AFTER_MS) : 0
     await sleep(Math.max(asked, base + Math.random() * base / 2))
+  }
+
+  /**
+   * A warning logged the first time `topic` happens on this client only: a condition that holds on
+   * every call (a permission the merchant's app lacks) is said once, not on each Sync.
+   */
+  warnOnce (topic: string, details: Record<string, unknown>, message: string): void {
+    if (this.#warned.has(topic)) return
+    this.#warned.add(topic)
+    this.#logger.warn({ paypal: { gateway: this.config.gatewayName, ...details } }, message)
   }
 
   #log (level: LogLevel, details: Record<string, unknown>, message: string): void {

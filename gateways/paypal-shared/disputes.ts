@@ -1,5 +1,5 @@
 import { HumanStatus, type HumanStatusValue, type PaymentDispute } from '../../plugins/core/engine/index.ts'
-import type { PaypalResource, PaypalRestClient } from './client.ts'
+import { isPaypalCallError, type PaypalResource, type PaypalRestClient } from './client.ts'
 import { fromPaypalAmount } from './money.ts'
 import type { PaypalWebhookEvent } from './webhook-event.ts'
 
@@ -39,6 +39,21 @@ function disputeEntries (record: Record<string, any>): Array<Record<string, any>
 /** PayPal's current view of a dispute. */
 export async function fetchDispute (client: PaypalRestClient, id: string): Promise<PaypalResource> {
   return await client.request('GET', `/v1/customer/disputes/${encodeURIComponent(id)}`)
+}
+
+/**
+ * The dispute a verified CUSTOMER.DISPUTE.* delivery carries (its `resource`), as PayPal shows it now; when the merchant's
+ * app may not read disputes (403, see syncDisputes), the delivery's own resource, which is the dispute
+ * as PayPal sent it (signed): without it the event would fail on every redelivery and never be recorded.
+ */
+export async function disputeOfEvent (client: PaypalRestClient, resource: Record<string, any> & { dispute_id: string }): Promise<PaypalResource> {
+  try {
+    return await fetchDispute(client, resource.dispute_id)
+  } catch (error) {
+    if (!isPaypalCallError(error) || error.httpStatus !== 403) throw error
+    warnForbidden(client, error.paypal.name, error.paypal.debug_id)
+    return resource
+  }
 }
 
 /** Keeps PayPal's view of a dispute in `record.paywire_disputes`, one entry per dispute id, replaced by a newer one. */
@@ -89,14 +104,41 @@ export function isDisputeNews (record: Record<string, any>, listed: Record<strin
  * transaction (sale or capture), and each dispute that is new or moved on fetched and recorded by the
  * webhook's own path (fetchDispute, recordDispute), so the status, amounts and events are the same
  * whichever way PayPal's news arrives. Nothing new, nothing written.
+ *
+ * A merchant app without the Disputes feature gets 403 NOT_AUTHORIZED from the list
+ * (https://developer.paypal.com/api/rest/troubleshooting/rest_not_authorized/, issue PERMISSION_DENIED:
+ * https://developer.paypal.com/api/customer-disputes/v1/errors/permission_denied). That does not fail
+ * the Sync, whose payment half already happened: the record says disputes could not be read
+ * (`paywire_disputes_unreadable`, PayPal's error name), a warning is logged once per gateway, and
+ * the Sync carries on. A later list that answers clears the mark. Any other failure still fails the Sync.
  */
 export async function syncDisputes (client: PaypalRestClient, record: Record<string, any>, transactionIds: readonly string[]): Promise<void> {
   for (const transactionId of new Set(transactionIds)) {
-    for (const listed of await listedDisputes(client, transactionId)) {
-      if (typeof listed.dispute_id !== 'string' || !isDisputeNews(record, listed)) continue
-      recordDispute(record, await fetchDispute(client, listed.dispute_id))
+    let listed: Array<Record<string, any>>
+    try {
+      listed = await listedDisputes(client, transactionId)
+    } catch (error) {
+      if (!isPaypalCallError(error) || error.httpStatus !== 403) throw error
+      unreadable(client, record, error.paypal.name, error.paypal.debug_id)
+      return
+    }
+    if (record.paywire_disputes_unreadable !== undefined) delete record.paywire_disputes_unreadable
+    for (const summary of listed) {
+      if (typeof summary.dispute_id !== 'string' || !isDisputeNews(record, summary)) continue
+      recordDispute(record, await fetchDispute(client, summary.dispute_id))
     }
   }
+}
+
+function unreadable (client: PaypalRestClient, record: Record<string, any>, name: string, debugId: string | undefined): void {
+  // Written once: a mark already there is no news, so the next Sync writes nothing.
+  if (record.paywire_disputes_unreadable !== name) record.paywire_disputes_unreadable = name
+  warnForbidden(client, name, debugId)
+}
+
+function warnForbidden (client: PaypalRestClient, name: string, debugId: string | undefined): void {
+  client.warnOnce('disputes-forbidden', { status: 403, name, debugId },
+    'paywire: PayPal refused to read disputes (the app lacks the Disputes permission): going on without PayPal\'s current view of them')
 }
 
 /** Outcomes that leave the money with the shop. */
@@ -147,6 +189,17 @@ export function lostDisputesAmount (record: Record<string, any>): number {
     } catch {}
   }
   return total
+}
+
+/**
+ * How much of the refunds PayPal lists that Paywire did not make is the money lost disputes took back:
+ * a capture's reversal is a refund resource (PAYMENT.CAPTURE.REVERSED's, https://developer.paypal.com/api/rest/webhooks/event-names/)
+ * and the order lists it among its captures' refunds, so a Sync that learns of a lost dispute before
+ * (or without) the REVERSED webhook would otherwise count that money refunded, where the webhook
+ * counts it reversed. At most what lost disputes took and the reversals already recorded do not explain.
+ */
+export function lostDisputesAmong (foreignRefunded: number, recordedReversed: number, record: Record<string, any>): number {
+  return Math.min(foreignRefunded, Math.max(0, lostDisputesAmount(record) - recordedReversed))
 }
 
 /** The reversed amount with lost disputes counted: the larger of the two, and never more than is left of the money taken. */

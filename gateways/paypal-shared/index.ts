@@ -22,5 +22,5 @@ export { PaypalRefundAction, pendingRefundCount, refundLedgerState, type PaypalR
 export { paypalContainer, type PaypalApiParts, type PaypalGatewayOptions } from './factory-wiring.ts'
 export { PaypalSyncAction } from './sync-action.ts'
 export {
-  disputedCustomId, disputedTransactionId, fetchDispute, isDisputeEvent, isDisputeNews, lostDisputesAmount, paypalDisputes, recordDispute, reversedWithDisputes, syncDisputes, withDisputes
+  disputedCustomId, disputedTransactionId, disputeOfEvent, fetchDispute, isDisputeEvent, isDisputeNews, lostDisputesAmong, lostDisputesAmount, paypalDisputes, recordDispute, reversedWithDisputes, syncDisputes, withDisputes
 } from './disputes.ts'

@@ -1,6 +1,6 @@
 import { Identity, type Action, type Notify } from '../../plugins/core/engine/index.ts'
 import type { PaypalRestClient } from './client.ts'
-import { fetchDispute, isDisputeEvent, recordDispute } from './disputes.ts'
+import { disputeOfEvent, isDisputeEvent, recordDispute } from './disputes.ts'
 import { paypalEventOf, rememberWebhookEvent, seenWebhookEvent, type PaypalWebhookEvent } from './webhook-event.ts'
 
 /**
@@ -8,7 +8,8 @@ import { paypalEventOf, rememberWebhookEvent, seenWebhookEvent, type PaypalWebho
  * PayPal APIs: PayPal's current view of the payment is fetched (events arrive late, twice and
  * out of order, so the event itself is not trusted) and taken through the status transitions;
  * a reversal (chargeback) is kept with its amount (`details.paywire_reversals`); a dispute
- * (CUSTOMER.DISPUTE.*) is read from PayPal and kept (`details.paywire_disputes`); each event is
+ * (CUSTOMER.DISPUTE.*) is read from PayPal (or, when the app may not read disputes, taken from the
+ * signed delivery) and kept (`details.paywire_disputes`); each event is
  * processed once. A payment deleted since it was found stays deleted. Each API says only how
  * its record is found and fetched, and which event reports a reversal.
  */
@@ -41,7 +42,7 @@ export abstract class PaypalNotifyAction<R extends Record<string, any>, Api exte
     const event = paypalEventOf(request)
     if (record === undefined || event === undefined || seenWebhookEvent(record, event)) return
     if (isDisputeEvent(event) && typeof event.resource?.dispute_id === 'string') {
-      recordDispute(record, await fetchDispute(this.api, event.resource.dispute_id))
+      recordDispute(record, await disputeOfEvent(this.api, event.resource as Record<string, any> & { dispute_id: string }))
     }
     await this.refresh(record, event)
     if (event.event_type === this.reversalEvent) recordReversal(record, event.resource ?? {})

@@ -20,7 +20,7 @@ export type {
 } from './runtime/types.ts'
 export type {
   AmountResource, ApprovalResult, ApproveOptions, BuyerOutcome, PayerInfoResource, PaymentResource, RefundResource,
-  ReversalReason, ReversalResource, ReverseSaleOptions, SaleResource
+  ReversalEventResource, ReversalReason, ReversalResource, ReverseSaleOptions, SaleResource
 } from './payments-v1/types.ts'
 export type { OrderApprovalResult, OrderApproveOptions, OrderOutcome, OrdersControl, OrdersCounters, RefundStatus } from './orders-v2/control.ts'
 export type { DisputeReason, DisputeStage, DisputeStatus, DisputesControl, OpenDisputeOptions } from './disputes/index.ts'

@@ -5,8 +5,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { Redis } from 'ioredis'
+import pg from 'pg'
 import t from 'tap'
 import { spawnUncovered } from '../helpers/child-process.ts'
+import { ownRedis } from '../helpers/redis-server.ts'
+import { docBlocks, writeDocProject, type DocBlock } from './doc-blocks.ts'
 
 /*
  * Paywire as a user gets it: `npm pack` (prepack builds dist/), the tarball installed into an
@@ -15,7 +18,8 @@ import { spawnUncovered } from '../helpers/child-process.ts'
  * and publint and arethetypeswrong on the tarball. One pack and one install serve them all.
  * The shops and the bin run on the node that runs tap, and on every node binary
  * PAYWIRE_CONSUMER_NODES lists (colon-separated paths: .ci/run gives Node 24), from the same
- * tarball and install.
+ * tarball and install. The code blocks of the README and the guides are type-checked from the
+ * same install, and the shops among them run (test/package/doc-blocks.ts says which).
  */
 t.setTimeout(600_000)
 const NODES = [process.execPath, ...(process.env.PAYWIRE_CONSUMER_NODES ?? '').split(':').filter((path) => path !== '')]
@@ -37,8 +41,8 @@ function cleanEnv (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs a command to completion (without tap's coverage hooks); rejects with its output when it fails. */
-async function run (command: string, args: string[], cwd: string): Promise<string> {
-  const child = spawnUncovered(command, args, { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+async function run (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const child = spawnUncovered(command, args, { cwd, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
   child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
@@ -58,8 +62,10 @@ const app = join(work, 'app')
 cpSync(fixtures, app, { recursive: true })
 writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
 // The repository's own versions, so npm finds them in its cache: no registry round trip in CI.
+// The docs' blocks also import pg, @fastify/postgres, @fastify/rate-limit, @fastify/swagger and mercurius.
 await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball,
-  ...['fastify', 'ioredis', 'stripe', 'typescript', '@types/node'].map((name) => `${name}@${installedVersion(name)}`)], app)
+  ...['fastify', 'ioredis', 'stripe', 'typescript', '@types/node', 'pg', '@types/pg', '@fastify/postgres', '@fastify/rate-limit',
+    '@fastify/swagger', 'mercurius', 'graphql'].map((name) => `${name}@${installedVersion(name)}`)], app)
 
 t.test('the tarball holds the build and the documentation, nothing the repository only develops with', async (t) => {
   const files = packed[0]?.files.map((file) => file.path) ?? []
@@ -93,7 +99,16 @@ async function takeOnePayment (t: Test, node: string, file: string): Promise<voi
     if (origin !== '') break
   }
   t.match(origin, /^http:\/\/127\.0\.0\.1:\d+$/, 'the shop listens')
+  await payThrough(t, origin)
+  t.ok((await redis.keys(`${keyPrefix}*`)).length > 0, 'the payment lives in Redis')
 
+  child.kill('SIGTERM')
+  const [code] = await once(child, 'exit') as [number | null]
+  t.equal(code, 0, 'the shop closes cleanly')
+}
+
+/** One payment through a shop's POST /checkout: prepare → capture → done, ORDER-42 for 19.99 EUR captured. */
+async function payThrough (t: Test, origin: string): Promise<void> {
   const checkout = await fetch(`${origin}/checkout`, { method: 'POST', redirect: 'manual' })
   t.equal(checkout.status, 302, 'prepare: the payment is stored, the buyer sent to its capture URL')
   const captureUrl = checkout.headers.get('location') as string
@@ -105,11 +120,6 @@ async function takeOnePayment (t: Test, node: string, file: string): Promise<voi
   const done = await fetch(doneUrl, { headers: { accept: 'application/json' } })
   t.equal(done.status, 200)
   t.match(await done.json(), { status: 'captured', payment: { number: 'ORDER-42', totalAmount: 1999, currencyCode: 'EUR' } }, 'done: the payment is captured')
-  t.ok((await redis.keys(`${keyPrefix}*`)).length > 0, 'the payment lives in Redis')
-
-  child.kill('SIGTERM')
-  const [code] = await once(child, 'exit') as [number | null]
-  t.equal(code, 0, 'the shop closes cleanly')
 }
 
 t.test('a strict TypeScript app type-checks against the shipped .d.ts (misuse refused)', async (t) => {
@@ -176,3 +186,62 @@ for (const node of NODES) {
     t.test('the bin runs from the installed package: its usage, and the doctor on an application\'s setup', (t) => runTheBin(t, node))
   })
 }
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const docs = docBlocks(root)
+writeDocProject(join(app, 'docs-check'), docs.checked)
+// Compiled beside the tests above (most of their time is spent waiting on children), checked below.
+const docsCompiled = run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'docs-check'], app)
+docsCompiled.catch(() => {})
+
+/** Starts a docs shop (`node out/<block>.js`, PORT=0) and answers the origin Fastify's logger says it listens on. */
+async function startDocShop (t: Test, block: DocBlock, env: NodeJS.ProcessEnv): Promise<string> {
+  const child = spawnUncovered(process.execPath, [`docs-check/out/${block.name}.js`], { cwd: app, env: cleanEnv({ ...env, PORT: '0' }), stdio: ['ignore', 'pipe', 'inherit'] })
+  t.teardown(() => { child.kill('SIGKILL') })
+  for await (const line of createInterface({ input: child.stdout })) {
+    const origin = /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(line)?.[1]
+    if (origin !== undefined) return origin
+  }
+  throw new Error(`${block.where} exited before it listened`)
+}
+
+t.test('the README\'s and the guides\' code blocks compile as written (strict, nodenext) against the installed package', async (t) => {
+  t.ok(docs.checked.length > 30, `${docs.checked.length} blocks checked, ${docs.skipped.length} marked not-checked with a reason`)
+  await t.resolves(docsCompiled)
+
+  // The shops among them, side by side: each on a port of its own (PORT=0), its storage of its own.
+  const shops = docs.checked.filter((block) => block.listens)
+  t.jobs = 3
+  t.same(shops.map((block) => block.where.replace(/:\d+$/, '')), ['README.md', 'plugins/postgres/README.md', 'plugins/redis/README.md'])
+  const programs = docs.checked.filter((block) => block.runsToEnd)
+  t.same(programs.map((block) => block.where.replace(/:\d+$/, '')), ['README.md', 'gateways/offline/README.md', 'gateways/offline/README.md'])
+  await Promise.all(programs.map((block) => t.test(`${block.where} runs to its end`, async (t) => {
+    const output = await run(process.execPath, [`docs-check/out/${block.name}.js`], app)
+    if (block.where.startsWith('README.md:')) t.equal(output, 'captured\n', 'the builder\'s payment is captured')
+    else t.equal(output, '', 'exit code 0, nothing printed')
+  })))
+  await Promise.all(shops.map((block) => t.test(`${block.where} starts and answers`, async (t) => {
+    const redis = await ownRedis(t)
+    const schema = `docs_${randomUUID().replaceAll('-', '')}`
+    if (block.code.includes('paywirePostgres')) {
+      // As the guide says: `npx paywire migrate` first, into a schema of this test's own.
+      const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 })
+      t.teardown(async () => { await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`); await pool.end() })
+      await run(process.execPath, ['node_modules/.bin/paywire', 'migrate', '--schema', schema], app, { DATABASE_URL })
+    }
+    const origin = await startDocShop(t, block, { REDIS_URL: redis.url, DATABASE_URL, PAYWIRE_SCHEMA: schema })
+    if (block.code.includes("app.post('/checkout'")) {
+      // The page the payment pages' "Back to the shop" leads to, then a payment.
+      const home = await fetch(`${origin}/`)
+      t.equal(home.status, 200)
+      t.match(await home.text(), '<form method="post" action="/checkout"')
+      await payThrough(t, origin)
+      t.ok((await redis.admin.keys('shop:*')).length > 0, 'the payment lives in Redis, under the README\'s prefix')
+    } else {
+      // No route of its own: the plugin's capture route asks the storage for a token it does not have.
+      const answer = await fetch(`${origin}/payment/capture/${randomUUID().replaceAll('-', '')}`, { headers: { accept: 'application/json' } })
+      t.equal(answer.status, 404)
+      t.match(await answer.json(), { code: 'PAYWIRE_ERR_TOKEN_NOT_FOUND' })
+    }
+  })))
+})

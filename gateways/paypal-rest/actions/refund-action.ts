@@ -4,6 +4,7 @@ import { paypalStatus, recordOf, saleOf, uniqueRequestId, type PaypalRecord } fr
 import { PaypalRefundAction, refundLedgerState, toPaypalAmount, type PaypalRefundEntry, type RefundSettlement } from '../../paypal-shared/index.ts'
 import type { PaypalViews } from '../views.ts'
 import { isFinalRefusal } from './failures.ts'
+import { paypalAmounts } from '../amounts.ts'
 
 /** One refund of a Payments v1 sale as Paywire keeps it in `details.paywire_refunds`. */
 export interface RefundEntry extends PaypalRefundEntry {
@@ -23,7 +24,10 @@ export class RefundAction extends PaypalRefundAction<PaypalRecord, RefundEntry, 
 
   protected newEntry (record: PaypalRecord, amount: number | null): RefundEntry {
     const sale = saleOf(record)
-    if (sale === undefined || (sale.state !== 'completed' && sale.state !== 'partially_refunded')) {
+    // A reversed sale keeps its v1 state (there is no `reversed`): what PayPal took back leaves nothing to refund.
+    const amounts = paypalAmounts(record)
+    const left = amounts === undefined ? 0 : amounts.captured - amounts.refunded - amounts.reversed
+    if (sale === undefined || (sale.state !== 'completed' && sale.state !== 'partially_refunded') || left <= 0) {
       throw new errorCodes.PAYWIRE_ERR_OPERATION_NOT_ALLOWED('Refund', paypalStatus(record))
     }
     return { requestId: uniqueRequestId(record, 'refund'), saleId: sale.id, requested: amount, currency: sale.amount.currency, state: 'pending' }

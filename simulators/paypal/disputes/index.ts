@@ -29,6 +29,14 @@ export interface DisputesControl {
    */
   resolve: (disputeId: string, outcome: 'won' | 'lost') => Record<string, unknown>
   dispute: (disputeId: string) => Record<string, unknown> | undefined
+  /**
+   * Whether the merchant's app has the Disputes feature ("When you create an app, enable Disputes in the
+   * App feature options section", https://developer.paypal.com/api/customer-disputes/v1/). Without it
+   * (`false`) the Disputes API answers 403 NOT_AUTHORIZED with the issue PERMISSION_DENIED
+   * (https://developer.paypal.com/api/customer-disputes/v1/errors/permission_denied); CUSTOMER.DISPUTE.*
+   * webhooks are still sent. Default `true`.
+   */
+  setPermission: (granted: boolean) => void
 }
 
 interface ListQuery { disputed_transaction_id?: string, page_size?: string }
@@ -42,10 +50,18 @@ interface ListQuery { disputed_transaction_id?: string, page_size?: string }
 export function installDisputesApi (server: SimulatorServer): { control: DisputesControl } {
   const { runtime, webhooks, disputables } = server
   const disputes = new Map<string, StoredDispute>()
+  let permitted = true
+
+  function checkPermission (): void {
+    if (!permitted) {
+      throw apiError('NOT_AUTHORIZED', [{ issue: 'PERMISSION_DENIED', description: 'You do not have the correct permission for the requested operation.' }])
+    }
+  }
 
   server.addApi((app: FastifyInstance) => {
     app.get<{ Querystring: ListQuery }>('/v1/customer/disputes', async function listDisputes (request) {
       const { clientId } = runtime.context(request)
+      checkPermission()
       const pageSize = request.query.page_size === undefined ? 10 : Number(request.query.page_size)
       if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 50) throw validationError([{ field: 'page_size', issue: INVALID_ISSUE }])
       const base = runtime.baseUrl(request)
@@ -57,6 +73,7 @@ export function installDisputesApi (server: SimulatorServer): { control: Dispute
     })
 
     app.get<{ Params: { id: string } }>('/v1/customer/disputes/:id', async function showDispute (request) {
+      checkPermission()
       const dispute = disputes.get(request.params.id)
       if (dispute === undefined || dispute.transaction.clientId !== runtime.context(request).clientId) throw apiError('INVALID_RESOURCE_ID', [])
       return disputeView(dispute, runtime.baseUrl(request))
@@ -118,6 +135,9 @@ export function installDisputesApi (server: SimulatorServer): { control: Dispute
       dispute (disputeId) {
         const dispute = disputes.get(disputeId)
         return dispute === undefined ? undefined : disputeView(dispute, runtime.baseUrl())
+      },
+      setPermission (granted) {
+        permitted = granted
       }
     }
   }

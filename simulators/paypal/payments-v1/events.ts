@@ -1,6 +1,6 @@
 import { formatMinorUnits } from '../runtime/amounts.ts'
 import type { WebhookEngine } from '../runtime/webhook-delivery.ts'
-import { paymentView, refundView, reversalView, saleView } from './resources.ts'
+import { paymentView, refundView, reversalEventView, saleView } from './resources.ts'
 import type { StoredPayment, StoredRefund, StoredReversal, StoredSale } from './store.ts'
 
 const SALE_EVENTS = {
@@ -31,14 +31,14 @@ export function emitRefundEvent (webhooks: WebhookEngine, refund: StoredRefund, 
   }, base)
 }
 
-/** Shaped like PayPal's sample event: resource_type `sale`, the reversal transaction as resource. */
+/** As PayPal's sample event (https://developer.paypal.com/api/rest/webhooks/event-names/#sales): resource_type `sale`, the reversal transaction as resource. */
 export function emitReversalEvent (webhooks: WebhookEngine, reversal: StoredReversal, base: string): void {
   webhooks.emit({
     clientId: reversal.sale.clientId,
     eventType: 'PAYMENT.SALE.REVERSED',
     resourceType: 'sale',
     summary: `A ${formatMinorUnits(reversal.amountMinor, reversal.currency)} ${reversal.currency} sale payment was reversed`,
-    resource: reversalView(reversal, base)
+    resource: reversalEventView(reversal, base)
   }, base)
 }
 

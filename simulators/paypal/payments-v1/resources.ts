@@ -2,7 +2,7 @@ import { formatMinorUnits } from '../runtime/amounts.ts'
 import { paypalTime } from '../runtime/store.ts'
 import type { Link } from '../runtime/types.ts'
 import type { StoredPayment, StoredRefund, StoredReversal, StoredSale } from './store.ts'
-import type { PaymentResource, RefundResource, ReversalResource, SaleResource } from './types.ts'
+import type { PaymentResource, RefundResource, ReversalEventResource, ReversalResource, SaleResource } from './types.ts'
 
 const ECHECK_CLEARING_MS = 4 * 24 * 3600 * 1000
 
@@ -71,7 +71,7 @@ export function refundView (refund: StoredRefund, base: string): RefundResource 
   return view
 }
 
-/** As PayPal's PAYMENT.SALE.REVERSED event shows it: the money going back, so a negative amount. */
+/** The reversal as its self link (`GET /v1/payments/refund/{id}`) answers: the v1 `refund` schema's fields, the amount negative as in the event. */
 export function reversalView (reversal: StoredReversal, base: string): ReversalResource {
   const saleId = reversal.sale.id
   const paymentId = reversal.sale.payment.id
@@ -79,7 +79,6 @@ export function reversalView (reversal: StoredReversal, base: string): ReversalR
     id: reversal.id,
     state: 'completed',
     amount: { total: formatMinorUnits(-reversal.amountMinor, reversal.currency), currency: reversal.currency },
-    reason_code: reversal.reasonCode,
     sale_id: saleId,
     parent_payment: paymentId,
     create_time: paypalTime(reversal.createdAt),
@@ -89,6 +88,21 @@ export function reversalView (reversal: StoredReversal, base: string): ReversalR
       link(`${base}/v1/payments/payment/${paymentId}`, 'parent_payment', 'GET'),
       link(`${base}/v1/payments/sale/${saleId}`, 'sale', 'GET')
     ]
+  }
+}
+
+/**
+ * PAYMENT.SALE.REVERSED's resource, field for field as PayPal's sample event
+ * (https://developer.paypal.com/api/rest/webhooks/event-names/#sales): no parent payment, sale or
+ * reason, only the reversal's self link, from which a receiver learns the rest.
+ */
+export function reversalEventView (reversal: StoredReversal, base: string): ReversalEventResource {
+  return {
+    id: reversal.id,
+    create_time: paypalTime(reversal.createdAt),
+    state: 'completed',
+    amount: { total: formatMinorUnits(-reversal.amountMinor, reversal.currency), currency: reversal.currency },
+    links: [link(`${base}/v1/payments/refund/${reversal.id}`, 'self', 'GET')]
   }
 }
 

@@ -101,6 +101,7 @@ export function reverseCompletedSale (payments: Payments, saleId: string, option
   if (sale.state !== 'completed' && sale.state !== 'partially_refunded') {
     throw new Error(`PayPal simulator: sale ${saleId} is ${sale.state}; only a completed or partially refunded sale can be reversed`)
   }
+  if (sale.reversal !== undefined) throw new Error(`PayPal simulator: sale ${saleId} was reversed already`)
   const reasonCode = options.reasonCode ?? 'CHARGEBACK'
   if (!REVERSAL_REASONS.has(reasonCode)) throw new TypeError(`PayPal simulator: unknown reversal reason ${String(reasonCode)}`)
   store.counters.reversals++
@@ -114,9 +115,10 @@ export function reverseCompletedSale (payments: Payments, saleId: string, option
     createdAt: now
   }
   sale.reversal = reversal
-  // Invented (issue 21): payments_payment_v1.json lists no sale state `reversed` (only the reason_code
-  // "why the transaction state is pending or reversed"); paypal_rest's amounts read it today.
-  sale.state = 'reversed'
+  // The sale keeps a state payments_payment_v1.json lists (completed, partially_refunded, pending,
+  // refunded, denied: no `reversed`); what tells of the reversal is its `reason_code` ("why the
+  // transaction state is pending or reversed") and the reversal transaction PAYMENT.SALE.REVERSED
+  // carries (https://developer.paypal.com/api/rest/webhooks/event-names/#sales).
   sale.updatedAt = now
   store.reversals.set(reversal.id, reversal)
   emitReversalEvent(payments.webhooks, reversal, runtime.baseUrl())
@@ -144,7 +146,7 @@ export function registerSaleRoutes (app: FastifyInstance, payments: Payments): v
       const remaining = sale.totalMinor - sale.refundedMinor - sale.pendingRefundMinor
       const amountMinor = input.amountMinor ?? remaining
       // Pending, denied, reversed and fully refunded sales have nothing to give back.
-      if ((sale.state !== 'completed' && sale.state !== 'partially_refunded') || amountMinor > remaining || remaining === 0) {
+      if ((sale.state !== 'completed' && sale.state !== 'partially_refunded') || sale.reversal !== undefined || amountMinor > remaining || remaining === 0) {
         throw paymentsError('TRANSACTION_REFUSED')
       }
       store.counters.refunds++

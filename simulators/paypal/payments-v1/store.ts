@@ -28,7 +28,8 @@ export interface StoredSale {
   id: string
   clientId: string
   payment: StoredPayment
-  state: 'completed' | 'partially_refunded' | 'pending' | 'refunded' | 'denied' | 'reversed'
+  /** payments_payment_v1.json's sale states: a reversal leaves the state and sets `reason_code` (see `reversal`). */
+  state: 'completed' | 'partially_refunded' | 'pending' | 'refunded' | 'denied'
   currency: string
   totalMinor: number
   details?: Record<string, string>

@@ -11,7 +11,8 @@ export interface AmountResource {
 
 export interface SaleResource {
   id: string
-  state: 'completed' | 'partially_refunded' | 'pending' | 'refunded' | 'denied' | 'reversed'
+  /** The sale states of payments_payment_v1.json: none for a reversal, which `reason_code` tells. */
+  state: 'completed' | 'partially_refunded' | 'pending' | 'refunded' | 'denied'
   amount: AmountResource
   payment_mode: 'INSTANT_TRANSFER' | 'ECHECK'
   reason_code?: string
@@ -45,18 +46,32 @@ export interface RefundResource {
 }
 
 /**
- * The transaction that takes a reversed sale's money back (chargeback...), as PayPal's
- * `PAYMENT.SALE.REVERSED` event carries it: its own id, a negative amount, state `completed`.
+ * The transaction that takes a reversed sale's money back (chargeback...), as `GET /v1/payments/refund/{id}`
+ * (the self link of PAYMENT.SALE.REVERSED's resource) shows it: payments_payment_v1.json's `refund`
+ * fields, its own id, a negative amount, state `completed`. PayPal documents no sample of this answer.
  */
 export interface ReversalResource {
   id: string
   state: 'completed'
   amount: { total: string, currency: string }
-  reason_code: ReversalReason
   sale_id: string
   parent_payment: string
   create_time: string
   update_time: string
+  links: Link[]
+}
+
+/**
+ * PAYMENT.SALE.REVERSED's resource exactly as PayPal's sample event has it
+ * (https://developer.paypal.com/api/rest/webhooks/event-names/#sales, WH-3EC545679X386831C-3D038940937933201):
+ * id, create_time, state `completed`, the negative amount and a self link to `/v1/payments/refund/{id}`;
+ * no `parent_payment`, `sale_id` or `reason_code`.
+ */
+export interface ReversalEventResource {
+  id: string
+  create_time: string
+  state: 'completed'
+  amount: { total: string, currency: string }
   links: Link[]
 }
 
@@ -114,6 +129,7 @@ declare module '../runtime/types.ts' {
     sale: SaleResource
     refund: RefundResource
     reversal: ReversalResource
+    reversalEvent: ReversalEventResource
   }
 }
 
@@ -146,7 +162,8 @@ export interface PaymentsControl {
   settleSale: (saleId: string, outcome: 'completed' | 'denied') => SaleResource
   /**
    * PayPal takes a completed or partially refunded sale's remaining money back (a chargeback):
-   * the sale becomes `reversed` and `PAYMENT.SALE.REVERSED` is sent. Returns the reversed sale.
+   * the sale keeps its state and gets the reversal's `reason_code`, and `PAYMENT.SALE.REVERSED` is
+   * sent. Returns the sale.
    */
   reverseSale: (saleId: string, options?: ReverseSaleOptions) => SaleResource
   payment: (paymentId: string) => PaymentResource | undefined

@@ -9,6 +9,8 @@ export const COMMON_ERRORS = {
     status: 401,
     message: 'Authentication failed due to missing authorization header, or invalid authentication credentials.'
   },
+  // The OpenAPI files' error_403 ("Not Authorized Error"), https://developer.paypal.com/api/rest/troubleshooting/rest_not_authorized/
+  NOT_AUTHORIZED: { status: 403, message: 'Authorization failed due to insufficient permissions.' },
   INVALID_RESOURCE_ID: { status: 404, message: 'The requested resource ID was not found' },
   RESOURCE_NOT_FOUND: { status: 404, message: 'The specified resource does not exist.' },
   RESOURCE_CONFLICT: { status: 409, message: 'The server has detected a conflict while processing this request.' },
@@ -26,8 +28,10 @@ export interface ErrorSpec {
 }
 
 export interface PaypalErrorDetail {
-  field: string
+  /** Absent where the issue is about the call, not one of its fields (a missing permission). */
+  field?: string
   issue: string
+  description?: string
 }
 
 export interface PaypalErrorBody<Name extends string = string> {

@@ -38,10 +38,22 @@ t.test('refunds: PayPal\'s list and Paywire\'s own, each counted once; failed on
   t.same(amounts, { captured: 1999, refunded: 700, reversed: 0 })
 })
 
-t.test('reversals: as the webhook told them, or what was left of a reversed sale', async (t) => {
+t.test('reversals: as the webhook told them, or what was left of a sale whose reason_code says PayPal took it back', async (t) => {
   const refund = { refund: { id: 'R1', state: 'completed', amount: { total: '5.00', currency: 'EUR' } } }
-  t.same(paypalAmounts(record('reversed', [refund])), { captured: 1999, refunded: 500, reversed: 1499 })
-  t.same(paypalAmounts(record('reversed', [refund], { paywire_reversals: [{ id: 'X1', amount: { total: '14.99', currency: 'EUR' } }, { id: 'X1', amount: { total: '14.99', currency: 'EUR' } }] })),
+  const reversedSale = (state: string, reasonCode: string, related: Array<Record<string, unknown>> = [], extra: Record<string, unknown> = {}) => {
+    const built = record(state, related, extra)
+    Object.assign(built.transactions[0]?.related_resources[0]?.sale as object, { reason_code: reasonCode })
+    return built
+  }
+  t.same(paypalAmounts(reversedSale('partially_refunded', 'CHARGEBACK', [refund])), { captured: 1999, refunded: 500, reversed: 1499 })
+  t.same(paypalAmounts(reversedSale('completed', 'BUYER_COMPLAINT')), { captured: 1999, refunded: 0, reversed: 1999 })
+  t.same(paypalAmounts(reversedSale('completed', 'GUARANTEE')), { captured: 1999, refunded: 0, reversed: 1999 })
+  t.same(paypalAmounts(reversedSale('pending', 'ECHECK')), { captured: 0, refunded: 0, reversed: 0 }, 'a reason to be pending is no reversal')
+  t.same(paypalAmounts(reversedSale('partially_refunded', 'REFUND', [refund])), { captured: 1999, refunded: 500, reversed: 0 }, 'REFUND: the shop\'s own refund says so by the state')
+  t.same(paypalAmounts(record('partially_refunded', [refund], { paywire_reversals: [{ id: 'X1', amount: { total: '14.99', currency: 'EUR' } }, { id: 'X1', amount: { total: '14.99', currency: 'EUR' } }] })),
     { captured: 1999, refunded: 500, reversed: 1499 }, 'each reversal once')
-  t.same(paypalAmounts(record('reversed', [], { paywire_reversals: [{ id: 'X2', amount: { total: '10.00', currency: 'EUR' } }] })), { captured: 1999, refunded: 0, reversed: 1000 })
+  t.same(paypalAmounts(record('completed', [], { paywire_reversals: [{ id: 'X2', amount: { total: '10.00', currency: 'EUR' } }] })), { captured: 1999, refunded: 0, reversed: 1000 })
+  t.same(paypalAmounts(reversedSale('completed', 'CHARGEBACK', [], { paywire_reversals: [{ id: 'X2', amount: { total: '10.00', currency: 'EUR' } }] })),
+    { captured: 1999, refunded: 0, reversed: 1000 }, 'the reversal PayPal reported wins over the inference')
+  t.same(paypalAmounts(record('reversed')), { captured: 0, refunded: 0, reversed: 0 }, 'no v1 sale state `reversed`: nothing read from it')
 })

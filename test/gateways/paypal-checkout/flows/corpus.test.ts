@@ -7,7 +7,7 @@
 import t from 'tap'
 import { Payment, Refund } from '../../../../plugins/core/index.ts'
 import {
-  IDS, sampleCapture, sampleDispute, sampleDisputeResolved, sampleEvent, sampleInstrumentDeclined, sampleOrderApproved, sampleOrderCaptured,
+  IDS, sampleCapture, sampleCaptureEvent, sampleDispute, sampleDisputeResolved, sampleEvent, sampleInstrumentDeclined, sampleOrderApproved, sampleOrderCaptured,
   sampleOrderCreated, sampleRateLimited, sampleRefund
 } from '../../paypal-shared/fixtures/corpus.ts'
 import { ok } from '../../paypal-shared/fixtures/corpus-server.ts'
@@ -108,7 +108,7 @@ t.test('capture PENDING (eCheck), then PAYMENT.CAPTURE.COMPLETED: pending, then 
   t.equal(journey.done, 'pending')
   t.match(await shop.read(id), { status: 'pending', amounts: { captured: 0, refunded: 0, reversed: 0 } })
   orderNow(journey, 'COMPLETED')
-  const capture = sampleCapture('100.00', 'USD', journey.customId)
+  const capture = sampleCaptureEvent(journey.customId)
   t.equal(await shop.deliver(sampleEvent('PAYMENT.CAPTURE.COMPLETED', 'capture', capture, 'Payment completed for $ 100.0 USD', eventId())), 204)
   t.match(await shop.read(id), { status: 'captured', amounts: { captured: 10000, refunded: 0, reversed: 0 } })
   t.same(shop.events, ['payment.pending', 'payment.captured'])
@@ -118,7 +118,7 @@ t.test('capture PENDING, then PAYMENT.CAPTURE.DENIED (no custom_id, named by its
   const journey = await captured(t, 'PENDING')
   const { shop, id } = journey
   orderNow(journey, 'DECLINED')
-  const capture = sampleCapture('100.00', 'USD', undefined, 'DECLINED')
+  const capture = sampleCaptureEvent(undefined, 'DECLINED')
   delete capture.supplementary_data
   t.equal(await shop.deliver(sampleEvent('PAYMENT.CAPTURE.DENIED', 'capture', capture, 'Payment denied for $ 100.0 USD', eventId())), 204)
   t.match(await shop.read(id), { status: 'failed', amounts: { captured: 0, refunded: 0, reversed: 0 } })
@@ -129,7 +129,7 @@ t.test('orders_capture with a DECLINED capture, then PAYMENT.CAPTURE.DECLINED: f
   const journey = await captured(t, 'DECLINED')
   const { shop, id } = journey
   t.equal(journey.done, 'failed')
-  t.equal(await shop.deliver(sampleEvent('PAYMENT.CAPTURE.DECLINED', 'capture', sampleCapture('100.00', 'USD', journey.customId, 'DECLINED'), 'Payment declined for $ 100.0 USD', eventId())), 204)
+  t.equal(await shop.deliver(sampleEvent('PAYMENT.CAPTURE.DECLINED', 'capture', sampleCaptureEvent(journey.customId, 'DECLINED'), 'Payment declined for $ 100.0 USD', eventId())), 204)
   t.match(await shop.read(id), { status: 'failed', amounts: { captured: 0, refunded: 0, reversed: 0 } })
   t.same(shop.events, ['payment.pending', 'payment.failed'])
 })
@@ -156,7 +156,7 @@ t.test('a refund PayPal answers FAILED: recorded, never counted, even when PayPa
   orderNow(journey, 'COMPLETED', [sampleRefund('10.99', 'USD', 'FAILED')])
   await refund(shop, id, 1099)
   t.match(await shop.read(id), { status: 'captured', amounts: { captured: 10000, refunded: 0, reversed: 0 }, details: { paywire_refunds: [{ id: IDS.refund, state: 'failed', refund_status: 'FAILED' }] } })
-  t.equal(await shop.deliver(sampleEvent('PAYMENT.CAPTURE.COMPLETED', 'capture', sampleCapture('100.00', 'USD', journey.customId), 'Payment completed for $ 100.0 USD', eventId())), 204)
+  t.equal(await shop.deliver(sampleEvent('PAYMENT.CAPTURE.COMPLETED', 'capture', sampleCaptureEvent(journey.customId), 'Payment completed for $ 100.0 USD', eventId())), 204)
   t.match(await shop.read(id), { status: 'captured', amounts: { captured: 10000, refunded: 0, reversed: 0 } })
   t.same(shop.events, ['payment.pending', 'payment.captured'])
 })

@@ -7,6 +7,7 @@ import t from 'tap'
 import { Payment, Sync } from '../../../../plugins/core/index.ts'
 import type { PaymentEvent } from '../../../../plugins/core/engine/index.ts'
 import { captureOf, exclusive, pay, startCheckoutShop, statusOf, storedPayment, type CheckoutShop } from '../fixtures/shop.ts'
+import { CapturingLogger } from '../../paypal-rest/fixtures/recorders.ts'
 
 async function versionOf (shop: CheckoutShop, id: string): Promise<number> {
   const version = shop.app.paywire.getStorage(Payment).versionOf(await storedPayment(shop, id))
@@ -57,20 +58,72 @@ t.test('a dispute opened and won while PayPal\'s webhooks were lost: Sync suspen
   t.equal(heard.length, events, 'no event')
 })
 
-t.test('a dispute lost while the webhooks were lost: Sync reads it refunded, the dispute lost', async (t) => {
+t.test('a dispute lost while the webhooks were lost: Sync reads it reversed, as PAYMENT.CAPTURE.REVERSED would; the late webhooks change nothing', async (t) => {
   const shop = await startCheckoutShop(t)
   const { simulator } = shop.paypal
   const journey = await pay(shop)
   await simulator.webhooks.waitForIdle()
   simulator.webhooks.pause()
+  const heard: PaymentEvent[] = []
+  shop.app.paywire.on('*', (event) => { heard.push(event as PaymentEvent) })
   const captureId = captureOf((await statusOf(shop, journey.id)).details).id as string
   const dispute = simulator.disputes.open(captureId)
   simulator.disputes.resolve(dispute.dispute_id as string, 'lost')
   await exclusive(shop, journey.id, (model) => new Sync(model))
   const lost = await statusOf(shop, journey.id)
   t.equal(lost.status, 'refunded', 'lost: the money went back to the buyer')
+  // PayPal lists the reversal among the capture's refunds: it is the dispute's money, not a refund.
+  t.same(lost.amounts, { captured: 1999, refunded: 0, reversed: 1999 })
   t.match(lost.details.paywire_disputes, [{ dispute_id: dispute.dispute_id, status: 'RESOLVED', outcome_code: 'RESOLVED_BUYER_FAVOUR' }])
+  await shop.app.paywire.events.drain()
+  t.same(heard.map((event) => event.type), ['payment.reversed'], 'reversed, never refunded')
   const version = await versionOf(shop, journey.id)
   await exclusive(shop, journey.id, (model) => new Sync(model))
   t.equal(await versionOf(shop, journey.id), version)
+
+  // The held CREATED, REVERSED and RESOLVED deliveries arrive at last: the same money, counted once.
+  simulator.webhooks.resume()
+  await simulator.webhooks.waitForIdle()
+  const late = await statusOf(shop, journey.id)
+  t.equal(late.status, 'refunded')
+  t.same(late.amounts, { captured: 1999, refunded: 0, reversed: 1999 })
+  await shop.app.paywire.events.drain()
+  t.notOk(heard.some((event) => event.type === 'payment.refunded'), 'no refund event, whichever way PayPal\'s news came')
+})
+
+t.test('an app without the Disputes permission: PayPal\'s 403 fails neither Sync nor webhook; it is recorded, warned of once, and cleared when granted', async (t) => {
+  const logger = new CapturingLogger()
+  const shop = await startCheckoutShop(t, { logger })
+  const { simulator } = shop.paypal
+  const journey = await pay(shop)
+  await simulator.webhooks.waitForIdle()
+  simulator.disputes.setPermission(false)
+  const captureId = captureOf((await statusOf(shop, journey.id)).details).id as string
+  await exclusive(shop, journey.id, (model) => new Sync(model))
+  t.equal(simulator.requests({ method: 'GET', path: '/v1/customer/disputes' }).at(-1)?.statusCode, 403, 'PayPal refused the list')
+  const refused = await statusOf(shop, journey.id)
+  t.equal(refused.status, 'captured', 'the Sync did its payment half and went on')
+  t.equal(refused.details.paywire_disputes_unreadable, 'NOT_AUTHORIZED', 'the record says disputes could not be read')
+  const version = await versionOf(shop, journey.id)
+  await exclusive(shop, journey.id, (model) => new Sync(model))
+  t.equal(await versionOf(shop, journey.id), version, 'refused again: no news, nothing written')
+
+  // The dispute's webhook still comes; PayPal refuses to show the dispute, so the signed delivery's own is kept.
+  const dispute = simulator.disputes.open(captureId)
+  await simulator.webhooks.waitForIdle()
+  t.same(simulator.webhooks.deliveries().filter((delivery) => delivery.eventType === 'CUSTOMER.DISPUTE.CREATED').map((delivery) => delivery.status), ['delivered'])
+  t.equal(simulator.requests({ method: 'GET', path: `/v1/customer/disputes/${String(dispute.dispute_id)}` }).at(-1)?.statusCode, 403)
+  t.match(await statusOf(shop, journey.id), { status: 'suspended', details: { paywire_disputes: [{ dispute_id: dispute.dispute_id, status: 'OPEN' }] } })
+
+  const warnings = logger.lines.filter((line) => line.level === 'warn' && String(line.message).includes('Disputes permission'))
+  t.equal(warnings.length, 1, 'warned once, not on each Sync or delivery')
+  t.match(warnings[0]?.fields, { paypal: { gateway: String, status: 403, name: 'NOT_AUTHORIZED' } })
+  t.notOk(logger.text().includes(shop.client.clientSecret), 'no secret in the log')
+  t.notMatch(logger.text(), /Bearer /, 'no token in the log')
+
+  simulator.disputes.setPermission(true)
+  await exclusive(shop, journey.id, (model) => new Sync(model))
+  const granted = await statusOf(shop, journey.id)
+  t.notOk('paywire_disputes_unreadable' in granted.details, 'granted: the mark is gone')
+  t.match(granted, { status: 'suspended', details: { paywire_disputes: [{ dispute_id: dispute.dispute_id }] } })
 })

@@ -6,10 +6,10 @@
  */
 import t from 'tap'
 import { Payment, Refund } from '../../../../plugins/core/index.ts'
+import { IDS, sampleDispute, sampleDisputeResolved, sampleEvent, sampleRateLimited } from '../../paypal-shared/fixtures/corpus.ts'
 import {
-  IDS, sampleDispute, sampleDisputeResolved, sampleEvent, samplePaymentCreated, samplePaymentExecuted, sampleRateLimited, sampleSale,
-  sampleSaleRefund, sampleSaleReversal
-} from '../../paypal-shared/fixtures/corpus.ts'
+  samplePaymentCreated, samplePaymentExecuted, sampleReversalShown, sampleSale, sampleSaleRefund, sampleSaleRefundEvent, sampleSaleReversal
+} from '../../paypal-shared/fixtures/corpus-v1.ts'
 import { ok } from '../../paypal-shared/fixtures/corpus-server.ts'
 import { comeBack, startCorpusShop, visit, type CorpusShop } from '../../paypal-shared/fixtures/corpus-shop.ts'
 import type { Teardown } from '../fixtures/recorders.ts'
@@ -67,7 +67,7 @@ async function refund (shop: CorpusShop, id: string, amount: number): Promise<vo
 let events = 0
 const eventId = (): string => `WH-36G56432PK518391U-9HW18392D952891${String(++events).padStart(2, '0')}`
 const saleEvent = (type: string, state: string, summary: string): Record<string, any> =>
-  sampleEvent(type, 'sale', sampleSale('100.00', 'USD', state), summary, eventId(), '1.0')
+  sampleEvent(type, 'sale', sampleSale('100.00', 'USD', state), summary, eventId(), null)
 
 t.test('payment_execute with a completed sale: captured, 100.00 USD taken', async (t) => {
   const { shop, id, done } = await executed(t)
@@ -118,7 +118,7 @@ t.test('a refund PayPal answers pending: not counted until PAYMENT.SALE.REFUNDED
   t.same(shop.server.callsTo(`POST ${SALE}/refund`).map((call) => call.body), [{ amount: { total: '10.99', currency: 'USD' } }])
   t.match(await shop.read(id), { amounts: { captured: 10000, refunded: 0, reversed: 0 }, details: { paywire_refunds: [{ id: IDS.saleRefund, state: 'processing', refund_state: 'pending' }] } })
   paymentNow(journey, 'partially_refunded', [sampleSaleRefund('10.99', 'USD')])
-  t.equal(await shop.deliver(sampleEvent('PAYMENT.SALE.REFUNDED', 'refund', sampleSaleRefund('10.99', 'USD'), 'A $ 10.99 USD sale payment was refunded', eventId(), '1.0')), 204)
+  t.equal(await shop.deliver(sampleEvent('PAYMENT.SALE.REFUNDED', 'sale', sampleSaleRefundEvent('10.99', 'USD'), 'A 10.99 USD sale payment was refunded', eventId(), null)), 204)
   t.match(await shop.read(id), { status: 'refunded', amounts: { captured: 10000, refunded: 1099, reversed: 0 } })
   t.same(shop.events.at(-1), 'payment.refunded')
 })
@@ -135,11 +135,18 @@ t.test('a refund PayPal answers failed: recorded, never counted, even when PayPa
   t.same(shop.events, ['payment.pending', 'payment.captured'])
 })
 
-t.test('PAYMENT.SALE.REVERSED (a negative amount): the reversal counted once, the payment no longer reads captured', async (t) => {
+const REVERSAL = `/v1/payments/refund/${IDS.reversal}`
+const reversalEvent = (): Record<string, any> =>
+  sampleEvent('PAYMENT.SALE.REVERSED', 'sale', sampleSaleReversal('100.00', 'USD'), 'A $ 100.0 USD sale payment was reversed', eventId(), null)
+
+t.test('PAYMENT.SALE.REVERSED as PayPal sends it (no parent_payment, a negative amount): found through its self link, counted once, no longer captured', async (t) => {
   const journey = await executed(t)
   const { shop, id } = journey
-  const event = sampleEvent('PAYMENT.SALE.REVERSED', 'refund', sampleSaleReversal('100.00', 'USD'), 'A $ 100.0 USD sale payment was reversed', eventId(), '1.0')
+  shop.server.answers.set(`GET ${REVERSAL}`, ok(sampleReversalShown('100.00', 'USD')))
+  const event = reversalEvent()
+  t.notOk('parent_payment' in event.resource, 'PayPal\'s sample names no payment')
   t.equal(await shop.deliver(event), 204)
+  t.ok(shop.server.callsTo(`GET ${REVERSAL}`).length > 0, 'its payment found through the reversal\'s self link')
   t.match(await shop.read(id), { status: 'refunded', amounts: { captured: 10000, refunded: 0, reversed: 10000 }, details: { paywire_reversals: [{ id: IDS.reversal, amount: { total: '100.00', currency: 'USD' } }] } })
   t.equal(await shop.deliver(event), 204, 'delivered again')
   t.match(await shop.read(id), { amounts: { reversed: 10000 } })
@@ -167,7 +174,8 @@ t.test('CUSTOMER.DISPUTE.CREATED on the sale: suspended; RESOLVED won: captured;
   other.shop.server.answers.set(`GET /v1/customer/disputes/${IDS.dispute}`, ok(lost))
   t.equal(await other.shop.deliver(sampleEvent('CUSTOMER.DISPUTE.RESOLVED', 'dispute', lost, `A dispute was resolved with case # ${IDS.dispute}`, eventId(), '1.0')), 204)
   t.match(await other.shop.read(other.id), { status: 'refunded', amounts: { captured: 10000, refunded: 0, reversed: 10000 } })
-  t.equal(await other.shop.deliver(sampleEvent('PAYMENT.SALE.REVERSED', 'refund', sampleSaleReversal('100.00', 'USD'), 'A $ 100.0 USD sale payment was reversed', eventId(), '1.0')), 204)
+  other.shop.server.answers.set(`GET ${REVERSAL}`, ok(sampleReversalShown('100.00', 'USD')))
+  t.equal(await other.shop.deliver(reversalEvent()), 204)
   t.match(await other.shop.read(other.id), { status: 'refunded', amounts: { captured: 10000, refunded: 0, reversed: 10000 } }, 'the same money: once')
   t.same(other.shop.events, ['payment.pending', 'payment.captured', 'payment.disputed', 'payment.dispute_resolved', 'payment.reversed'])
 })

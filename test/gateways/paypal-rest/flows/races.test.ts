@@ -162,7 +162,7 @@ for (const kind of BACKENDS) {
 
     const paywire = await assertAgree(t, shop, id, paymentId, 'refunded')
     t.same(paywire.amounts, { captured: 1999, refunded: 500, reversed: 1499 })
-    t.match(paywire.details.paywire_reversals, [{ id: String, amount: { total: '14.99', currency: 'EUR' }, reason_code: 'CHARGEBACK' }])
+    t.match(paywire.details.paywire_reversals, [{ id: String, amount: { total: '14.99', currency: 'EUR' } }])
     t.same(await paymentFields(shop, id), { status: 'REFUNDED', capturedAmount: 1999, refundedAmount: 500, reversedAmount: 1499 })
     const page = await visit(done.doneUrl, { headers: { accept: 'text/html', 'accept-language': 'en-US' } })
     t.match(page.body, 'Refunded €5.00 of €19.99.')

@@ -64,8 +64,30 @@ t.test('a sale disputed and won keeps its money; one lost is reversed (PAYMENT.S
   t.equal(app.simulator.sale(saleId)?.state, 'completed')
   const lost = disputes.open(saleId, { stage: 'CHARGEBACK' })
   disputes.resolve(lost.dispute_id as string, 'lost')
-  t.match(app.simulator.sale(saleId), { state: 'reversed', reason_code: 'BUYER_COMPLAINT' })
+  t.match(app.simulator.sale(saleId), { state: 'completed', reason_code: 'BUYER_COMPLAINT' }, 'no `reversed` state in v1: the reason code tells')
   const again = disputes.open(saleId, { amountMinor: 100 })
   disputes.resolve(again.dispute_id as string, 'lost')
   t.equal(app.simulator.webhooks.events().filter((event) => event.event_type === 'PAYMENT.SALE.REVERSED').length, 1, 'a reversed sale has nothing more to take')
+})
+
+t.test('an app without the Disputes permission: 403 NOT_AUTHORIZED (PERMISSION_DENIED) on list and show; the webhooks still come', async (t) => {
+  const app = simulator(t)
+  const auth = await bearer(app)
+  const { saleId } = await paidPayment(app, auth)
+  const { disputes } = app.simulator
+  disputes.setPermission(false)
+  const opened = disputes.open(saleId)
+  for (const url of ['/v1/customer/disputes', `/v1/customer/disputes?disputed_transaction_id=${saleId}`, `/v1/customer/disputes/${String(opened.dispute_id)}`]) {
+    const refused = await app.inject({ url, headers: auth })
+    t.equal(refused.statusCode, 403, url)
+    t.match(refused.json(), {
+      name: 'NOT_AUTHORIZED',
+      message: 'Authorization failed due to insufficient permissions.',
+      debug_id: String,
+      details: [{ issue: 'PERMISSION_DENIED', description: 'You do not have the correct permission for the requested operation.' }]
+    })
+  }
+  t.equal(app.simulator.webhooks.events().filter((event) => event.event_type === 'CUSTOMER.DISPUTE.CREATED').length, 1)
+  disputes.setPermission(true)
+  t.equal((await app.inject({ url: `/v1/customer/disputes/${String(opened.dispute_id)}`, headers: auth })).statusCode, 200, 'granted again: read')
 })

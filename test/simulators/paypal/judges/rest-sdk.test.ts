@@ -27,8 +27,7 @@ class LoopbackAgent extends Agent {
 
 // v1's enums (payments_payment_v1.json), read from the SDK's answers: the legacy SDK has no models of its own.
 const PAYMENT_STATES = ['created', 'approved', 'failed']
-// Invented (issue 21): `reversed` is no v1 sale state; paypal_rest reads it until the gateway half drops it.
-const SALE_STATES = ['completed', 'partially_refunded', 'pending', 'refunded', 'denied', 'reversed']
+const SALE_STATES = ['completed', 'partially_refunded', 'pending', 'refunded', 'denied']
 const REFUND_STATES = ['pending', 'completed', 'cancelled', 'failed']
 
 t.test('the legacy SDK creates, approves, executes, reads, refunds (pending, then settled) and lists webhooks', async (t) => {
@@ -76,4 +75,15 @@ t.test('the legacy SDK creates, approves, executes, reads, refunds (pending, the
   t.same(unservedLinks(judged, webhooks), [])
   const refused = await promised<any>((callback) => paypal.sale.refund(sale.id, { amount: { total: '9.00', currency: 'USD' } }, callback)).catch((error: any) => error)
   t.match({ status: refused.httpStatusCode, name: refused.response.name }, { status: 400, name: 'TRANSACTION_REFUSED' })
+
+  // A chargeback: the sale stays in one of v1's states, and the reversal's self link reads as a v1 refund.
+  judged.app.simulator.reverseSale(sale.id)
+  const reversedSale = await promised<any>((callback) => paypal.sale.get(sale.id, callback))
+  t.ok(SALE_STATES.includes(reversedSale.state), `a reversed sale is ${String(reversedSale.state)}, one of v1's sale states`)
+  t.equal(reversedSale.reason_code, 'CHARGEBACK')
+  const [reversed] = judged.app.simulator.webhooks.events().filter((event) => event.event_type === 'PAYMENT.SALE.REVERSED')
+  const reversal = await promised<any>((callback) => paypal.refund.get(String((reversed?.resource as { id: string }).id), callback))
+  t.ok(REFUND_STATES.includes(reversal.state))
+  t.equal(reversal.sale_id, sale.id)
+  t.same(unservedLinks(judged, reversal), [])
 })

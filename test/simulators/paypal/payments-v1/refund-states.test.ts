@@ -33,5 +33,5 @@ t.test('v1 refunds pending, failed, cancelled: only completed moves money; a pen
     ['pending', 'failed', 'cancelled', 'completed', 'pending', 'failed'])
   t.throws(() => app.simulator.queueRefundOutcome('completed' as never), /pending, failed or cancelled/)
   t.throws(() => app.simulator.queueRefundOutcome('failed', 1.5), /positive count/)
-  t.match(app.simulator.reverseSale(saleId, { amountMinor: 100 }), { state: 'reversed' })
+  t.match(app.simulator.reverseSale(saleId, { amountMinor: 100 }), { state: 'partially_refunded', reason_code: 'CHARGEBACK' })
 })
