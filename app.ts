@@ -31,7 +31,9 @@ export async function buildDemoShop (options: DemoShopOptions = {}): Promise<Fas
   // 1. Paywire, with its storage: memory unless Redis or PostgreSQL is given.
   const paywireOptions: PaywirePluginOptions = {
     baseUrl: options.baseUrl,
-    gateways: { offline: { factory: 'offline' } }
+    gateways: { offline: { factory: 'offline' } },
+    // Syncs, every minute, the payments a lost webhook or a buyer who never came back left behind (docs/operations.md).
+    reconcile: true
   }
   if (options.redisUrl !== undefined) {
     await app.register(paywireRedis, { url: options.redisUrl, keyPrefix: options.redisKeyPrefix })
@@ -56,6 +58,9 @@ export async function buildDemoShop (options: DemoShopOptions = {}): Promise<Fas
   // by event.id (docs/events.md).
   app.paywire.on('payment.captured', function orderPaid (event) {
     app.log.info({ order: event.payment.number, event: event.id }, `order ${event.payment.number ?? event.payment.id} paid`)
+  })
+  app.paywire.on('payment.authorization_expiring', function captureSoon (event) {
+    app.log.info({ order: event.payment.number, event: event.id }, `order ${event.payment.number ?? event.payment.id}: its authorization lapses at ${event.expiresAt}`)
   })
   for (const type of ['payment.canceled', 'payment.failed'] as const) {
     app.paywire.on(type, function orderNotPaid (event) {

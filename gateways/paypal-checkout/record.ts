@@ -60,8 +60,25 @@ export function authorizationOf (record: CheckoutRecord): Record<string, any> | 
   return Array.isArray(list) ? list[0] : undefined
 }
 
-function refundsOf (record: CheckoutRecord): Array<Record<string, any>> {
+export function refundsOf (record: CheckoutRecord): Array<Record<string, any>> {
   return Array.isArray(payments(record).refunds) ? payments(record).refunds : []
+}
+
+/** How long a PayPal authorization is valid: https://developer.paypal.com/docs/checkout/advanced/authorization-honor (29 days; 3 of honor). */
+const AUTHORIZATION_VALID_MS = 29 * 24 * 60 * 60 * 1000
+
+/**
+ * When the order's authorization lapses (ISO 8601): PayPal's `expiration_time` (the Payments v2
+ * authorization resource), else 29 days after it was created; undefined without one that is
+ * still open (CREATED) or when PayPal gave neither time.
+ */
+export function authorizationExpiry (record: CheckoutRecord): string | undefined {
+  const authorization = authorizationOf(record)
+  if (authorization?.status !== 'CREATED') return undefined
+  const stated = Date.parse(authorization.expiration_time)
+  if (!Number.isNaN(stated)) return new Date(stated).toISOString()
+  const created = Date.parse(authorization.create_time)
+  return Number.isNaN(created) ? undefined : new Date(created + AUTHORIZATION_VALID_MS).toISOString()
 }
 
 /** Created at PayPal and waiting for the buyer (or for Paywire to capture what the buyer approved). */

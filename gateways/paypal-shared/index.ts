@@ -16,9 +16,9 @@ export {
   PaypalWebhookNotify, parseWebhookEvent, paypalEventOf, paypalNotification, refuseWebhook, rememberWebhookEvent, seenWebhookEvent, type PaypalWebhookEvent
 } from './webhook-event.ts'
 export { LocateWebhookAction, NotifyNullAction, PaypalWebhookLocator, type WebhookLocation } from './locate-webhook-action.ts'
-export { PaypalViewsBase, type PaypalRecordReading } from './views.ts'
+export { PaypalViewsBase, providerViewOf, type PaypalRecordReading } from './views.ts'
 export { PaypalNotifyAction, recordReversal } from './notify-action.ts'
-export { PaypalRefundAction, refundLedgerState, type PaypalRefundEntry, type RefundSettlement } from './refund-action.ts'
+export { PaypalRefundAction, pendingRefundCount, refundLedgerState, type PaypalRefundEntry, type RefundSettlement } from './refund-action.ts'
 export { paypalContainer, type PaypalApiParts, type PaypalGatewayOptions } from './factory-wiring.ts'
 export { PaypalSyncAction } from './sync-action.ts'
 export {

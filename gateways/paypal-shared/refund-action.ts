@@ -134,3 +134,19 @@ export function refundLedgerState (paypalState: unknown): PaypalRefundEntry['sta
   if (state === 'FAILED' || state === 'CANCELLED' || state === 'CANCELED') return 'failed'
   return 'completed'
 }
+
+/** PayPal's refund states that are final, v1 (`completed`, `failed`, `cancelled`) and v2 (upper case) alike. */
+const SETTLED_REFUND_STATES: ReadonlySet<string> = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'CANCELED'])
+
+/**
+ * Refunds neither completed nor failed yet: those PayPal lists in another state (PENDING: an
+ * eCheck's money has not gone back), and those of Paywire's ledger PayPal does not list yet
+ * whose answer was lost (`pending`) or not final (`processing`). What the reconciliation
+ * sweeper looks at again until PayPal tells their end.
+ */
+export function pendingRefundCount (listed: ReadonlyArray<{ id?: unknown, status?: unknown }>, ledger: unknown): number {
+  const ids = new Set<unknown>(listed.map((refund) => refund.id).filter((id) => typeof id === 'string'))
+  const unsettled = listed.filter((refund) => !SETTLED_REFUND_STATES.has(String(refund.status).toUpperCase())).length
+  const entries = Array.isArray(ledger) ? ledger as Array<Partial<PaypalRefundEntry>> : []
+  return unsettled + entries.filter((entry) => (entry.state === 'pending' || entry.state === 'processing') && !ids.has(entry.id)).length
+}

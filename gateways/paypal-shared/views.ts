@@ -1,6 +1,9 @@
-import type { HumanStatusValue, Logger, PaymentAmounts, StatusTransitions, TransitionDecision } from '../../plugins/core/engine/index.ts'
+import type { HumanStatusValue, Logger, PaymentAmounts, ProviderView, StatusTransitions, TransitionDecision } from '../../plugins/core/engine/index.ts'
 import type { PaypalResource } from './client.ts'
 import type { PaypalRestConfig } from './config.ts'
+
+/** Statuses that say money moved (or is held): a disagreement about them is one about money. */
+const MONEY_MOVED: ReadonlySet<HumanStatusValue> = new Set(['authorized', 'captured', 'refunded', 'payedout', 'suspended'])
 
 /** What a PayPal API tells the shared views about its records: their status and their amounts. */
 export interface PaypalRecordReading<R> {
@@ -40,7 +43,18 @@ export abstract class PaypalViewsBase<R extends Record<string, any>, Source exte
     const to = this.#reading.status(merged)
     let decision = this.transitions.decide(from, to)
     if (decision === 'apply' && from === to && (this.#reading.amounts(merged)?.refunded ?? 0) < (this.#reading.amounts(record)?.refunded ?? 0)) decision = 'keep'
-    if (decision === 'keep') return decision
+    if (decision === 'keep') {
+      // A Sync's view is PayPal's current word, not a late webhook: kept out while one side says money
+      // moved, it is a disagreement to report (money.mismatch). A payment the shop ended that PayPal
+      // still reads as created (never executed, expired) is no such thing.
+      if (source === 'sync' && (MONEY_MOVED.has(from) || MONEY_MOVED.has(to))) {
+        const amounts = this.#reading.amounts(merged)
+        const provider: ProviderView = { status: to, ...(amounts === undefined ? {} : { amounts }) }
+        Object.assign(record, { paywire_provider_view: provider })
+      }
+      return decision
+    }
+    if (source === 'sync') delete (record as Record<string, unknown>).paywire_provider_view
     if (decision === 'overrule') {
       this.#logger.warn({ paypal: { gateway: this.#gatewayName, [this.#objectName]: merged.id, from, to, source } },
         'PayPal says money moved after the payment had ended here: PayPal\'s view is taken')
@@ -61,4 +75,10 @@ export abstract class PaypalViewsBase<R extends Record<string, any>, Source exte
 
   /** After a view was taken. */
   protected taken (_record: R): void {}
+}
+
+/** What PayPal said at the last Sync when the record kept its own reading (`paywire_provider_view`), for the state readers. */
+export function providerViewOf (record: Record<string, any>): ProviderView | undefined {
+  const view = record.paywire_provider_view as ProviderView | undefined
+  return typeof view?.status === 'string' ? view : undefined
 }

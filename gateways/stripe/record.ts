@@ -38,6 +38,8 @@ export function chargeView (charge: Stripe.Charge | string | null): StripeRecord
     refunded: charge.refunded,
     disputed: charge.disputed,
     failure_code: charge.failure_code,
+    // When an uncaptured authorization lapses (https://docs.stripe.com/payments/place-a-hold-on-a-payment-method).
+    capture_before: charge.payment_method_details?.card?.capture_before ?? null,
     outcome: charge.outcome === null ? null : { type: charge.outcome.type, reason: charge.outcome.reason ?? null }
   }
 }
@@ -53,6 +55,7 @@ export function intentView (intent: Stripe.PaymentIntent): StripeRecord {
     amount_received: intent.amount_received,
     currency: intent.currency,
     capture_method: intent.capture_method,
+    created: intent.created,
     canceled_at: intent.canceled_at,
     cancellation_reason: intent.cancellation_reason,
     last_payment_error: errorView(intent.last_payment_error),

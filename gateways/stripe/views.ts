@@ -1,7 +1,7 @@
-import type { Logger, StatusTransitions, TransitionDecision } from '../../plugins/core/engine/index.ts'
+import type { Logger, ProviderView, StatusTransitions, TransitionDecision } from '../../plugins/core/engine/index.ts'
 import type { StripeConfig } from './config.ts'
 import { mergeById, type StripeRecord } from './record.ts'
-import { stripeStatus } from './status.ts'
+import { moneyMoved, stripeAmounts, stripeStatus } from './status.ts'
 
 export type ViewSource = 'create' | 'return' | 'capture' | 'cancel' | 'expire' | 'refund' | 'sync' | 'webhook'
 
@@ -29,7 +29,16 @@ export class StripeViews {
     const from = stripeStatus(record)
     const to = stripeStatus(merged)
     const decision = this.transitions.decide(from, to)
-    if (decision === 'keep') return decision
+    if (decision === 'keep') {
+      // A Sync's view is Stripe's current word, not a late webhook: kept out while one side says money
+      // moved, it is a disagreement to report (money.mismatch).
+      if (source === 'sync' && (moneyMoved(from) || moneyMoved(to))) {
+        const amounts = stripeAmounts(merged)
+        const provider: ProviderView = { status: to, ...(amounts === undefined ? {} : { amounts }) }
+        record.paywire_provider_view = provider
+      }
+      return decision
+    }
     if (decision === 'overrule') {
       this.#logger.warn({ stripe: { gateway: this.#gatewayName, paymentIntent: merged.id, from, to, source } },
         'Stripe says money moved after the payment had ended here: Stripe\'s view is taken')
@@ -37,6 +46,7 @@ export class StripeViews {
     }
     Object.assign(record, merged)
     if (decision === 'overrule') delete record.paywire_state
+    if (source === 'sync') delete record.paywire_provider_view
     return decision
   }
 }

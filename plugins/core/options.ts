@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { FastifyInstance } from 'fastify'
 import {
-  ATTENTION_OPTION_NAMES, EVENT_DELIVERY_OPTION_NAMES, type AttentionOptions, HEALTH_OPTION_NAMES, errorCodes, healthOptions, type EventDeliveryOptions, type HealthOptions, type GatewayOptions, type ModelClass, type PaywireBuilder, type Storage, type StorageBackend, type TokenStorage
+  ATTENTION_OPTION_NAMES, EVENT_DELIVERY_OPTION_NAMES, RECONCILE_OPTION_NAMES, reconcileOptions, type ReconcileOptions, type AttentionOptions, HEALTH_OPTION_NAMES, errorCodes, healthOptions, type EventDeliveryOptions, type HealthOptions, type GatewayOptions, type ModelClass, type PaywireBuilder, type Storage, type StorageBackend, type TokenStorage
 } from './engine/index.ts'
 import { checkPagesOptions, type PagesOptions } from './pages.ts'
 import { asSentenceTail, refuseUnknownOptions } from './engine/suggest.ts'
@@ -86,6 +86,12 @@ export interface PaywirePluginOptions {
   /** When a payment needs a look by the reconciliation sweeper and in operator searches (needsAttention). */
   attention?: AttentionOptions
   /**
+   * The reconciliation sweeper: true, or { intervalMs, batchSize, perSecond, backoffMs,
+   * backoffMaxMs, leaseMs, expiryWarningMs }. Started once the application is ready, stopped
+   * when it closes. Off by default (docs/operations.md, "Reconciliation sweeper").
+   */
+  reconcile?: boolean | ReconcileOptions
+  /**
    * A readiness route answering app.paywire.health() with 200 (ok, degraded) or 503 (down):
    * true for `<prefix>/health`, or { path, timeoutMs, maxEventLagMs }. Off by default (docs/operations.md).
    */
@@ -116,6 +122,22 @@ function checkHealthOption (health: unknown): void {
   healthOptions(check)
 }
 
+/** The sweeper's options when the `reconcile` option turns it on (its expiry warning follows `attention`'s), else undefined. */
+export function reconcileSetting (options: PaywirePluginOptions): ReconcileOptions | undefined {
+  const reconcile = options.reconcile
+  if (reconcile === undefined || reconcile === false) return undefined
+  const warning = options.attention?.expiryWarningMs
+  return { ...(warning === undefined ? {} : { expiryWarningMs: warning }), ...(reconcile === true ? {} : reconcile) }
+}
+
+function checkReconcileOption (reconcile: unknown): void {
+  if (reconcile === undefined || typeof reconcile === 'boolean') return
+  if (typeof reconcile !== 'object' || reconcile === null || Array.isArray(reconcile)) {
+    fail('reconcile', `must be true, or { ${RECONCILE_OPTION_NAMES.join(', ')} }`)
+  }
+  reconcileOptions(reconcile as ReconcileOptions)
+}
+
 function fail (option: string, problem: string): never {
   throw new errorCodes.PAYWIRE_ERR_INVALID_OPTION(option, problem)
 }
@@ -127,7 +149,7 @@ function hasMethods (value: unknown, methods: string[]): boolean {
 
 const OPTION_NAMES = [
   'baseUrl', 'trustRequestBaseUrl', 'prefix', 'gateways', 'configure', 'backend', 'tokenStorage', 'storages', 'claimTtlMs', 'routes', 'pages',
-  'allowMemoryStorage', 'events', 'health', 'attention'
+  'allowMemoryStorage', 'events', 'health', 'attention', 'reconcile'
 ]
 
 /** Throws a coded error naming the first invalid option. */
@@ -151,6 +173,7 @@ export function validateOptions (options: PaywirePluginOptions): void {
   })
   checkPagesOptions(options.pages, fail)
   checkHealthOption(options.health)
+  checkReconcileOption(options.reconcile)
   if (options.configure !== undefined && typeof options.configure !== 'function') fail('configure', 'must be a function (builder, app)')
   if (options.backend !== undefined && !hasMethods(options.backend, ['createTokenStorage', 'createStorage', 'commit'])) {
     fail('backend', 'must have createTokenStorage(), createStorage(Model) and commit(set, tokens): extend the StorageBackend class')

@@ -8,7 +8,7 @@ import {
   Logger, MemoryStorage, Payment, PaywireBuilder, TOKEN_PLACEHOLDER, errorCodes, paywireLogSerializers, paywireLogger, type BaseUrl, type Paywire
 } from './engine/index.ts'
 import { paywireHealthRoute } from './health-route.ts'
-import { DEFAULT_PREFIX, healthRouteOptions, validateOptions, type PaywirePluginOptions } from './options.ts'
+import { DEFAULT_PREFIX, healthRouteOptions, reconcileSetting, validateOptions, type PaywirePluginOptions } from './options.ts'
 import { BuyerPages } from './pages.ts'
 import { paywireRoutes } from './routes.ts'
 
@@ -120,8 +120,10 @@ const paywirePlugin: FastifyPluginAsync<PaywirePluginOptions> = async function p
     throw new errorCodes.PAYWIRE_ERR_MEMORY_STORAGE_IN_PRODUCTION()
   }
   app.decorate('paywire', paywire)
+  const reconcile = reconcileSetting(options)
+  if (reconcile !== undefined) paywire.reconcile.configure(reconcile)
   app.addHook('onClose', async function paywireOnClose () {
-    // Stops the event poller and waits (bounded) for handlers in flight, then closes the rest.
+    // Stops the sweeper and the event poller and waits (bounded) for handlers in flight, then closes the rest.
     await paywire.close()
     await ownContainer?.dispose()
   })
@@ -132,6 +134,8 @@ const paywirePlugin: FastifyPluginAsync<PaywirePluginOptions> = async function p
     for (const name of paywire.getGatewayNames()) paywire.getGateway(name)
     // Only now: handlers registered while the application loaded hear every event, old ones included.
     paywire.events.start()
+    // Throws PAYWIRE_ERR_PAYMENT_SEARCH_UNSUPPORTED (ready fails) when the Payment storage cannot find due payments.
+    if (reconcile !== undefined) paywire.reconcile.start()
   })
 
   if (options.routes !== false) {

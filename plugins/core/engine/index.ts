@@ -23,7 +23,7 @@ export {
   classify, describeWrites, eventsOf, facetsOfWrite, outboxRecord, partitionOf,
   type OutboxRecord, type PaymentEvent, type PaymentEventType, type ReaderLookup
 } from './events/payment-events.ts'
-export { PaymentStateReader, type PaymentDispute, type PaymentState } from './requests/payment-state.ts'
+export { PaymentStateReader, type PaymentDispute, type PaymentState, type ProviderView } from './requests/payment-state.ts'
 export { DEAD_EVENTS_KEPT, type Outbox, type OutboxBatch, type OutboxEntry, type OutboxLease, type SettledEntry, type Settlement } from './events/outbox.ts'
 export { MemoryOutbox } from './events/memory-outbox.ts'
 
@@ -90,7 +90,15 @@ export {
   MAX_PAGE_SIZE, checkDue, decodeSearchCursor, encodeSearchCursor, isDue, matchesQuery, newerThan, normalizeQuery, pageOf, paymentFacets, paymentSearchOf,
   type NormalizedQuery, type SearchCursor
 } from './storage/payment-query.ts'
-export { ATTENTION_OPTION_NAMES, attentionOf, attentionOptions, type Attention, type AttentionOptions, type AttentionReason } from './reconcile/attention.ts'
+export {
+  ATTENTION_DEFAULTS, ATTENTION_OPTION_NAMES, attentionOf, attentionOptions, type Attention, type AttentionOptions, type AttentionReason
+} from './reconcile/attention.ts'
+export {
+  ReconcileSweeper, type ReconcileCandidate, type ReconcileParts, type Remembered, type SweepLease, type SweepReport, type SyncOutcome
+} from './reconcile/sweeper.ts'
+export { RECONCILE_OPTION_NAMES, reconcileOptions, type ReconcileOptions, type ResolvedReconcileOptions } from './reconcile/options.ts'
+export type { AuthorizationExpiringEvent, MoneyMismatchEvent, ReconcileEvent, ReconcileEventMap, ReconciledPayment } from './reconcile/events.ts'
+export { RECONCILE_LEASE_PARTITION, reconcileParts, type ReconcileSources } from './setup/reconcile-parts.ts'
 export {
   AbstractStorage, ANY_VERSION, defaultCodec, matchesCriteria, valueAt,
   type ModelCodec, type StagedWrite, type StorageOptions, type StoredRecord

@@ -54,3 +54,17 @@ t.test('a view with the same status that knows fewer refunds is stale: kept out'
   const own: Record<string, any> = { id: 'PAYID-1', state: 'approved', ...sale('completed'), paywire_refunds: [{ state: 'completed', id: 'R9', amount: { total: '1.00', currency: 'EUR' } }] }
   t.equal(views.take(own, { id: 'PAYID-1', state: 'approved', ...sale('partially_refunded', [{ id: 'R9', total: '1.00' }]) }, 'refund'), 'apply', 'a refund Paywire made, now in PayPal\'s view too')
 })
+
+t.test('a Sync PayPal answers against a payment\'s money: kept out and remembered for money.mismatch, forgotten once PayPal agrees', async (t) => {
+  const { views } = setup()
+  const { PaypalStateReader } = await import('../../../gateways/paypal-rest/state-reader.ts')
+  const record: Record<string, any> = { id: 'PAYID-1', state: 'approved', ...sale('completed') }
+  t.equal(views.take(record, { id: 'PAYID-1', state: 'approved', ...sale('pending') }, 'webhook'), 'keep', 'a late webhook')
+  t.notOk('paywire_provider_view' in record, 'is no disagreement')
+  t.equal(views.take(record, { id: 'PAYID-1', state: 'approved', ...sale('denied') }, 'sync'), 'keep', 'PayPal now says the sale was denied')
+  t.same(record.paywire_provider_view, { status: 'failed', amounts: { captured: 0, refunded: 0, reversed: 0 } })
+  t.match(new PaypalStateReader().read({ details: record }), { status: 'captured', providerView: { status: 'failed' } }, 'the reader tells both sides')
+  t.equal(views.take(record, { id: 'PAYID-1', state: 'approved', ...sale('completed') }, 'sync'), 'apply')
+  t.notOk('paywire_provider_view' in record, 'agreeing again')
+  t.notOk('providerView' in (new PaypalStateReader().read({ details: record }) ?? {}))
+})

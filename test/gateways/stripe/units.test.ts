@@ -78,6 +78,20 @@ t.test('the state reader: status, amounts, disputes and Stripe\'s ids from a sto
   })
 })
 
+t.test('the state reader: when an authorization lapses, and the refunds Stripe has not settled yet', async (t) => {
+  const reader = new StripeStateReader()
+  const held = { id: 'pi_2', currency: 'usd', status: 'requires_capture', created: 1_800_000_000 }
+  t.equal(reader.read({ details: held })?.authorizationExpiresAt, new Date((1_800_000_000 + 7 * 86400) * 1000).toISOString(), '7 days after the PaymentIntent was created')
+  t.equal(reader.read({ details: { ...held, latest_charge: { id: 'ch_2', capture_before: 1_800_100_000 } } })?.authorizationExpiresAt,
+    new Date(1_800_100_000 * 1000).toISOString(), 'the charge\'s capture_before when Stripe gives it')
+  t.equal(reader.read({ details: { ...held, created: undefined } })?.authorizationExpiresAt, undefined, 'a record stored before Paywire kept the time')
+  t.equal(reader.read({ details: { ...held, status: 'succeeded', amount_received: 100 } })?.authorizationExpiresAt, undefined, 'captured: nothing to lapse')
+  const refunds = [{ id: 're_1', amount: 10, status: 'pending' }, { id: 're_2', amount: 10, status: 'requires_action' }, { id: 're_3', amount: 10, status: 'succeeded' }, { id: 're_4', amount: 10, status: 'failed' }]
+  const paid = { id: 'pi_3', currency: 'usd', status: 'succeeded', amount_received: 1000, refunds, paywire_refunds: [{ state: 'sent' }, { state: 'made' }, { state: 'refused' }] }
+  t.equal(reader.read({ details: paid })?.refundsPending, 3, 'two Stripe has not settled, one whose answer was lost')
+  t.notOk('refundsPending' in (reader.read({ details: { ...paid, refunds: [], paywire_refunds: [] } }) ?? {}), 'none pending: no field')
+})
+
 t.test('idempotency keys: <payment>:<operation>:<sequence>, reused while open, the next sequence once answered', async (t) => {
   const record: Record<string, any> = { paywire_payment: 'pay-1' }
   t.equal(openKey(record, 'capture'), 'pay-1:capture:1')
@@ -112,6 +126,13 @@ t.test('views: a move Stripe makes after a local end is taken and logged; a back
   t.match(warnings, [{ stripe: { gateway: 'card', paymentIntent: 'pi_1', from: 'canceled', to: 'captured', source: 'webhook' } }])
   t.equal(views.take(canceled, { status: 'requires_payment_method' }, 'sync'), 'keep')
   t.equal(canceled.status, 'succeeded', 'kept out')
+  t.same(canceled.paywire_provider_view, { status: 'expired', amounts: { captured: 1000, refunded: 0, reversed: 0 } }, 'a Sync against the money: remembered for money.mismatch')
+  t.match(new StripeStateReader().read({ details: canceled }), { status: 'captured', providerView: { status: 'expired' } })
+  t.equal(views.take(canceled, { status: 'succeeded' }, 'sync'), 'apply')
+  t.notOk('paywire_provider_view' in canceled, 'forgotten once Stripe agrees')
+  const ended: Record<string, any> = { id: 'pi_2', status: 'canceled', cancellation_reason: 'requested_by_customer' }
+  t.equal(views.take(ended, { id: 'pi_2', status: 'requires_payment_method' }, 'sync'), 'keep', 'canceled, and Stripe reads it as waiting for the buyer')
+  t.notOk('paywire_provider_view' in ended, 'no money on either side: no disagreement to report')
 })
 
 t.test('locating an event: by the payment its object names, else by its PaymentIntent; nothing for another integration\'s event without money', async (t) => {

@@ -6,6 +6,7 @@ import { callHandler, HandlerTimeout } from './handler-call.ts'
 import { MemoryOutbox } from './memory-outbox.ts'
 import type { Outbox, OutboxBatch, OutboxEntry, OutboxLease, SettledEntry, Settlement } from './outbox.ts'
 import { outboxRecord, partitionOf, type PaymentEvent, type PaymentEventType } from './payment-events.ts'
+import type { ReconcileEventMap } from '../reconcile/events.ts'
 
 /**
  * A provider told Paywire about money (a webhook) for a payment it does not know: a lost
@@ -30,7 +31,7 @@ export interface UnmatchedMoneyEvent extends UnmatchedNotification {
   occurredAt: string
 }
 
-export type PaywireEventMap = { 'money.unmatched': UnmatchedMoneyEvent } & { [K in PaymentEventType]: PaymentEvent & { type: K } }
+export type PaywireEventMap = { 'money.unmatched': UnmatchedMoneyEvent } & { [K in PaymentEventType]: PaymentEvent & { type: K } } & ReconcileEventMap
 export type PaywireEventType = keyof PaywireEventMap
 export type AnyPaywireEvent = PaywireEventMap[PaywireEventType]
 type Handler<E> = (event: E) => void | Promise<void>

@@ -23,7 +23,8 @@ export interface Attention {
 }
 
 const MINUTE = 60_000
-const DEFAULTS = { pendingAfterMs: 15 * MINUTE, expiryWarningMs: 24 * 60 * MINUTE }
+/** The thresholds attention is stored with (the sweeper's expiryWarningMs defaults to the same). */
+export const ATTENTION_DEFAULTS: Readonly<Required<AttentionOptions>> = { pendingAfterMs: 15 * MINUTE, expiryWarningMs: 24 * 60 * MINUTE }
 
 /**
  * When a payment as its gateway reads it next needs a look, and why: the earliest of its
@@ -31,7 +32,7 @@ const DEFAULTS = { pendingAfterMs: 15 * MINUTE, expiryWarningMs: 24 * 60 * MINUT
  * indexed; undefined when nothing about the payment can change without the shop acting.
  */
 export function attentionOf (state: PaymentState, updatedAt: string, options: AttentionOptions = {}): Attention | undefined {
-  const { pendingAfterMs, expiryWarningMs } = { ...DEFAULTS, ...options }
+  const { pendingAfterMs, expiryWarningMs } = { ...ATTENTION_DEFAULTS, ...options }
   const candidates: Attention[] = []
   const updated = Date.parse(updatedAt)
   if (state.providerCallFailedAt !== undefined) candidates.push({ at: state.providerCallFailedAt, reason: 'provider_call_failed' })
@@ -45,7 +46,7 @@ export function attentionOf (state: PaymentState, updatedAt: string, options: At
   return candidates[0]
 }
 
-export const ATTENTION_OPTION_NAMES: readonly string[] = Object.keys(DEFAULTS)
+export const ATTENTION_OPTION_NAMES: readonly string[] = Object.keys(ATTENTION_DEFAULTS)
 
 /**
  * Checks the builder's `attention` option: whole milliseconds, each at least 1 ms, and no
@@ -53,7 +54,7 @@ export const ATTENTION_OPTION_NAMES: readonly string[] = Object.keys(DEFAULTS)
  */
 export function attentionOptions (options: AttentionOptions = {}): Required<AttentionOptions> {
   refuseUnknownOptions('paywire', options, ATTENTION_OPTION_NAMES, 'attention.')
-  const merged = { ...DEFAULTS, ...options }
+  const merged = { ...ATTENTION_DEFAULTS, ...options }
   for (const [key, value] of Object.entries(merged)) {
     if (!Number.isSafeInteger(value) || value < 1) throw new PAYWIRE_ERR_INVALID_OPTION(`attention.${key}`, 'must be a whole number of milliseconds, 1 or more')
   }

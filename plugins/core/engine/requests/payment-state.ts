@@ -18,6 +18,18 @@ export interface PaymentState {
   refundsPending?: number
   /** When the last call to the provider failed with its outcome unknown (a timeout, a 5xx): Sync tells what happened. */
   providerCallFailedAt?: string
+  /**
+   * What the provider said at the last Sync when the gateway kept its own reading instead (a
+   * view its status transitions refused, or one knowing of fewer refunds): Paywire and the
+   * provider disagree, and the reconciliation sweeper raises money.mismatch with both sides.
+   */
+  providerView?: ProviderView
+}
+
+/** A provider's own reading of a payment, in Paywire's terms. */
+export interface ProviderView {
+  status: HumanStatusValue
+  amounts?: PaymentAmounts
 }
 
 /**

@@ -18,6 +18,9 @@ import type { ModelClass, Storage } from '../storage/storage.ts'
 import type { StorageRegistry } from '../storage/storage-registry.ts'
 import type { StorageBackend } from '../commit/storage-backend.ts'
 import { checkHealth, type HealthOptions, type HealthReport } from './health.ts'
+import { Logger, NullLogger } from '../observability/logger.ts'
+import { ReconcileSweeper } from '../reconcile/sweeper.ts'
+import { reconcileParts } from './reconcile-parts.ts'
 import { Payment } from '../model/payment.ts'
 import { reindexPayments, type ReindexReport } from '../storage/reindex.ts'
 
@@ -43,6 +46,7 @@ export interface PaywireParts {
 export class Paywire {
   readonly container: ServiceContainer
   readonly #parts: PaywireParts
+  #reconcile: ReconcileSweeper | undefined
 
   constructor (parts: PaywireParts) {
     this.#parts = parts
@@ -210,6 +214,17 @@ export class Paywire {
     return await checkHealth({ backend: this.#parts.backend, outbox: events.outbox, delivering: () => events.delivering }, options)
   }
 
+  /**
+   * The reconciliation sweeper: sweepOnce() Syncs the payments that need a look now,
+   * start()/stop() do it every intervalMs, configure() sets its options (docs/operations.md).
+   * The core plugin's `reconcile` option starts it once the application is ready.
+   */
+  get reconcile (): ReconcileSweeper {
+    const { container, gateways, storages, backend, executor, events } = this.#parts
+    const logger = container.has(Logger) ? container.get(Logger) : new NullLogger()
+    return (this.#reconcile ??= new ReconcileSweeper(reconcileParts({ gateways, storages, backend, executor, events, logger })))
+  }
+
   getTokenFactory (): GenericTokenFactory {
     return this.#parts.tokenFactory
   }
@@ -238,6 +253,7 @@ export class Paywire {
   }
 
   async close (): Promise<void> {
+    await this.#reconcile?.stop()
     await this.#parts.events.close()
     await this.#parts.gateways.close()
     if (this.#parts.ownsContainer) await this.container.dispose()
