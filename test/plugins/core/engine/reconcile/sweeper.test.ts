@@ -1,7 +1,7 @@
 import t from 'tap'
 import {
   MemoryStorage, Payment, ReconcileSweeper, errorCodes, reconcileOptions,
-  type PaymentFacets, type ReconcileCandidate, type ReconcileEvent, type ReconcileParts, type StagedWrite, type SyncOutcome
+  type PaymentFacets, type ReconcileEvent, type ReconcileParts, type StagedWrite, type SyncOutcome
 } from '../../../../../plugins/core/engine/index.ts'
 
 /*
