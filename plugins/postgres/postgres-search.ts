@@ -1,5 +1,5 @@
 import type { Pool } from 'pg'
-import { isStorableText, pageOf, type NormalizedQuery, type PaymentFacets, type PaymentPage } from '../core/engine/index.ts'
+import { isStorableText, pageOf, type AttentionRead, type NormalizedQuery, type PaymentFacets, type PaymentPage } from '../core/engine/index.ts'
 import { guarded, quoted } from './sql.ts'
 
 /*
@@ -50,6 +50,22 @@ export class PostgresPaymentSearch {
     const { rows } = await guarded(this.#pool.query<{ facets: PaymentFacets }>(
       `SELECT facets FROM ${this.#table} WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`, values))
     return pageOf(rows.map((row) => row.facets), query.first)
+  }
+
+  /**
+   * PaymentSearch.deferAttention, `until` checked: one UPDATE of the row whose facets still say
+   * what was read (compared as the stored text) and that needs attention; attention_at and the
+   * facets' attentionAt move together, the count of deferrals goes up by one.
+   */
+  async defer (id: string, until: string, read: AttentionRead): Promise<boolean> {
+    // An id PostgreSQL cannot hold (a NUL) is in no row; the times read came from a row.
+    if (!isStorableText(id)) return false
+    const { rowCount } = await guarded(this.#pool.query(
+      `UPDATE ${this.#table} SET attention_at = $3::text::timestamptz,
+        facets = facets || jsonb_build_object('attentionAt', $3::text, 'attentionDeferrals', coalesce((facets->>'attentionDeferrals')::int, 0) + 1)
+      WHERE model = $1 AND md5(id) = md5($2) AND id = $2 AND attention_at IS NOT NULL AND facets->>'attentionAt' = $4 AND facets->>'updatedAt' = $5`,
+      [this.#model, id, until, read.attentionAt ?? null, read.updatedAt]))
+    return rowCount === 1
   }
 
   async attentionDue (now: string, limit: number): Promise<PaymentFacets[]> {

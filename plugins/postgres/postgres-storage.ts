@@ -1,7 +1,7 @@
 import type { Pool } from 'pg'
 import {
-  AbstractStorage, checkDue, isStorableText, matchesCriteria, normalizeQuery,
-  type Criteria, type FindByOptions, type ModelClass, type PaymentFacets, type PaymentPage, type PaymentQuery, type PaymentSearch,
+  AbstractStorage, checkDefer, checkDue, isStorableText, matchesCriteria, normalizeQuery,
+  type Criteria, type FindByOptions, type ModelClass, type AttentionRead, type PaymentFacets, type PaymentPage, type PaymentQuery, type PaymentSearch,
   type StagedWrite, type StorageOptions, type StoredRecord, hideConnection
 } from '../core/engine/index.ts'
 import { PostgresPaymentSearch } from './postgres-search.ts'
@@ -109,6 +109,10 @@ export class PostgresStorage<T extends object> extends AbstractStorage<T> implem
 
   async attentionDue (now: Date, limit: number): Promise<PaymentFacets[]> {
     return await this.#search.attentionDue(checkDue(now, limit), limit)
+  }
+
+  async deferAttention (id: string, until: string, read: AttentionRead): Promise<boolean> {
+    return await this.#search.defer(id, checkDefer(until), read)
   }
 
   /** Stored only while the record exists (a deleted payment is indexed by no one); a later version's facets are kept. */

@@ -1,5 +1,5 @@
 import {
-  isDue, matchesQuery, pageOf, type NormalizedQuery, type PaymentFacets, type PaymentPage, type StagedWrite
+  isDue, type AttentionRead, matchesQuery, pageOf, type NormalizedQuery, type PaymentFacets, type PaymentPage, type StagedWrite
 } from '../core/engine/index.ts'
 import { guarded, type RedisClient } from './keys.ts'
 import { defineScript } from './scripts.ts'
@@ -57,6 +57,20 @@ redis.call('HSET', KEYS[1], id, facets)
 if score == '' then redis.call('ZREM', KEYS[2], id) else redis.call('ZADD', KEYS[2], score, id) end
 return 1`
 
+/**
+ * Defers a payment's attention (PaymentSearch.deferAttention): only while its facets are still
+ * the JSON the caller read and checked (the same record version `v`, so a newer write's step is
+ * never overwritten), and only the attention entry it has.
+ *
+ *   KEYS: facets hash, attention set
+ *   ARGV: id, facets as read, facets deferred, attention score
+ */
+const DEFER_SCRIPT = `
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('ZADD', KEYS[2], 'XX', ARGV[4], ARGV[1])
+return 1`
+
 /** Members read per set and round trip, at most. */
 const BATCH = 200
 
@@ -103,6 +117,17 @@ export class RedisPaymentSearch {
     const keys = [this.facetsKey, this.attentionKey, ...(next === undefined ? [] : this.#keysOf(next))]
     await guarded(script(keys.length, ...keys, this.#prefix, id, next === undefined ? '' : JSON.stringify(next), version,
       next === undefined ? '' : member(next), next?.attentionAt === undefined ? '' : Date.parse(next.attentionAt)))
+  }
+
+  /** PaymentSearch.deferAttention, `until` checked: the facets are read and checked here, then swapped only if still the same. */
+  async defer (id: string, until: string, read: AttentionRead): Promise<boolean> {
+    const json = await guarded(this.#client.hget(this.facetsKey, id))
+    if (json === null) return false
+    const stored = JSON.parse(json) as StoredFacets
+    if (stored.attentionAt === undefined || stored.attentionAt !== read.attentionAt || stored.updatedAt !== read.updatedAt) return false
+    const deferred = JSON.stringify({ ...stored, attentionAt: until, attentionDeferrals: (stored.attentionDeferrals ?? 0) + 1 })
+    const script = defineScript<number>(this.#client, 'paywireDeferAttention', null, DEFER_SCRIPT)
+    return await guarded(script(2, this.facetsKey, this.attentionKey, id, json, deferred, Date.parse(until))) === 1
   }
 
   async get (id: string): Promise<PaymentFacets | undefined> {

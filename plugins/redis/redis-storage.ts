@@ -1,5 +1,5 @@
 import {
-  AbstractStorage, checkDue, matchesCriteria, normalizeQuery, type Criteria, type FindByOptions, type ModelClass, type PaymentFacets, type PaymentPage,
+  AbstractStorage, checkDefer, checkDue, matchesCriteria, normalizeQuery, type Criteria, type FindByOptions, type ModelClass, type AttentionRead, type PaymentFacets, type PaymentPage,
   type PaymentQuery, type PaymentSearch, type StagedWrite, type StorageOptions, type StoredRecord, hideConnection
 } from '../core/engine/index.ts'
 import { counterKey, decodeRecord, guarded, idsKey, indexPrefix, recordKey, type RedisClient } from './keys.ts'
@@ -50,6 +50,10 @@ export class RedisStorage<T extends object> extends AbstractStorage<T> implement
 
   async attentionDue (now: Date, limit: number): Promise<PaymentFacets[]> {
     return await this.search.attentionDue(checkDue(now, limit), limit)
+  }
+
+  async deferAttention (id: string, until: string, read: AttentionRead): Promise<boolean> {
+    return await this.search.defer(id, checkDefer(until), read)
   }
 
   async indexPayment (id: string, version: number, facets: PaymentFacets): Promise<void> {

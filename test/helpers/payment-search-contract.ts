@@ -7,7 +7,7 @@
 import { setImmediate as tick } from 'node:timers/promises'
 import {
   Authorize, Cancel, Capture, Payment, PaywireBuilder, Refund, isPaymentSearch,
-  type AbstractStorage, type Paywire, type PaymentQuery, type PaymentSearch, type StorageBackend
+  type AbstractStorage, type Paywire, type PaymentFacets, type PaymentQuery, type PaymentSearch, type StorageBackend
 } from '../../plugins/core/engine/index.ts'
 import { OfflineGatewayFactory } from '../../gateways/offline/index.ts'
 import { pay, startStripeShop, storedPayment } from '../gateways/stripe/fixtures/shop.ts'
@@ -140,6 +140,53 @@ export function paymentSearchContract (t: Test, make: (t: any) => Promise<Storag
       providerIds: []
     })
     t.same((await shop.search.attentionDue(later, 1)).map((facets) => facets.id), [first.id], 'at most limit')
+  })
+
+  t.test('search: deferAttention keeps a payment out of the due ones until its time; a later write brings its own attention back', async (t: any) => {
+    const shop = await searchShop(t, await make(t))
+    const payment = await shop.make(1, { steps: ['capture'], paid: false })
+    const other = await shop.make(2, { steps: ['capture'], paid: false })
+    const done = await shop.make(3, { steps: ['capture'] })
+    const id = payment.id as string
+    const farFuture = new Date('2100-01-01T00:00:00Z')
+    const dueIds = async (now: Date) => (await shop.search.attentionDue(now, 10)).map((facets) => facets.id)
+    const facetsAt = async (now: Date) => (await shop.search.attentionDue(now, 10)).find((facets) => facets.id === id) as PaymentFacets
+    const read = await facetsAt(farFuture)
+    const until = new Date(Date.parse(read.attentionAt as string) + 60 * MINUTE)
+    const early = new Date(until.getTime() - 1)
+
+    t.equal(await shop.search.deferAttention(id, until.toISOString(), read), true, 'deferred')
+    t.same(await dueIds(early), [other.id], 'not due before its time')
+    t.same(await shop.ids({ needsAttention: true, now: early }), [other.id], 'nor searched as needing attention')
+    t.same(await dueIds(until), [other.id, id], 'due at its time, after the payments due longer')
+    const deferred = await facetsAt(until)
+    t.match(deferred, { attentionAt: until.toISOString(), attentionDeferrals: 1, attentionReason: 'pending', updatedAt: read.updatedAt, status: 'pending' })
+    t.equal(await shop.search.deferAttention(id, '2026-01-05T13:00:00+01:00', read), false, 'a read the storage no longer holds (its attentionAt moved): not deferred')
+    const later = new Date(until.getTime() + 60 * MINUTE)
+    t.equal(await shop.search.deferAttention(id, later.toISOString(), deferred), true, 'deferred again, from what was read')
+    t.match(await facetsAt(later), { attentionAt: later.toISOString(), attentionDeferrals: 2 }, 'the deferrals counted')
+    t.same(await dueIds(until), [other.id])
+
+    t.equal(await shop.search.deferAttention(done.id as string, later.toISOString(), { updatedAt: done.updatedAt as string }), false, 'no attention: nothing to defer')
+    t.equal(await shop.search.deferAttention(done.id as string, later.toISOString(), { updatedAt: done.updatedAt as string, attentionAt: read.attentionAt }), false)
+    t.equal(await shop.search.deferAttention('unknown', later.toISOString(), read), false, 'an unknown payment')
+    t.equal(await shop.search.deferAttention('a\u0000b', later.toISOString(), read), false, 'an id no payment can have')
+
+    // A write after the deferral (as a webhook's would be): its facets carry the attention its rule gives.
+    const stale = await facetsAt(later)
+    await clockPast(stale.updatedAt)
+    await shop.payments.update(await shop.payments.find(id) as Payment)
+    const written = await shop.payments.find(id) as Payment
+    const back = await facetsAt(farFuture)
+    t.equal(back.attentionAt, new Date(Date.parse(written.updatedAt as string) + 10 * MINUTE).toISOString(), 'due by its own rule again')
+    t.equal(back.attentionDeferrals, undefined, 'its deferrals start again')
+    t.same(await dueIds(new Date(back.attentionAt as string)), [other.id, id])
+    t.equal(await shop.search.deferAttention(id, farFuture.toISOString(), stale), false, 'a deferral read before the write never hides its attention')
+    t.equal(await shop.search.deferAttention(id, farFuture.toISOString(), { ...back, updatedAt: stale.updatedAt }), false, 'nor one read of another write')
+    t.equal((await facetsAt(farFuture)).attentionAt, back.attentionAt)
+
+    await t.rejects(shop.search.deferAttention(id, 'soon', back), { code: 'PAYWIRE_ERR_VALIDATION', field: 'until' })
+    await t.rejects(shop.search.deferAttention(id, 5 as never, back), { code: 'PAYWIRE_ERR_VALIDATION', field: 'until' })
   })
 
   t.test('search: a status change moves the payment between filters; a delete removes it', async (t: any) => {

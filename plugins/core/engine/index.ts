@@ -85,9 +85,9 @@ export { Token, type TokenJSON, type TokenKind } from './model/token.ts'
 
 export type { Storage, Criteria, FindByOptions, ModelClass } from './storage/storage.ts'
 export { reindexPayments, type ReindexReport } from './storage/reindex.ts'
-export { isPaymentSearch, type PaymentFacets, type PaymentPage, type PaymentQuery, type PaymentSearch } from './storage/payment-search.ts'
+export { isPaymentSearch, type AttentionRead, type PaymentFacets, type PaymentPage, type PaymentQuery, type PaymentSearch } from './storage/payment-search.ts'
 export {
-  MAX_PAGE_SIZE, checkDue, decodeSearchCursor, encodeSearchCursor, isDue, matchesQuery, newerThan, normalizeQuery, pageOf, paymentFacets, paymentSearchOf,
+  MAX_PAGE_SIZE, checkDefer, checkDue, decodeSearchCursor, encodeSearchCursor, isDue, matchesQuery, newerThan, normalizeQuery, pageOf, paymentFacets, paymentSearchOf,
   type NormalizedQuery, type SearchCursor
 } from './storage/payment-query.ts'
 export {

@@ -9,8 +9,12 @@ import { reconcileOptions, type ReconcileOptions, type ResolvedReconcileOptions 
 export interface ReconcileCandidate {
   id: string
   gatewayName: string
+  /** ISO 8601: with attentionAt, what a deferral checks is still stored. */
+  updatedAt: string
   attentionAt?: string
   attentionReason?: AttentionReason
+  /** The sweeper's deferrals of this attention in a row: its back-off doubles with each. */
+  attentionDeferrals?: number
 }
 
 /** What one Sync left: whether it changed the stored payment, and the payment as its gateway now reads it. */
@@ -54,6 +58,11 @@ export interface ReconcileParts {
   canSync: (gatewayName: string) => boolean
   /** Runs Sync on the payment as its only writer (its claim; PAYWIRE_ERR_PAYMENT_BUSY while another request holds it). */
   sync: (candidate: ReconcileCandidate) => Promise<SyncOutcome>
+  /**
+   * Moves the payment's attention to `until` (ISO 8601) in the storage, counting one more
+   * deferral, unless it was written since it was read (PaymentSearch.deferAttention): false then.
+   */
+  defer: (candidate: ReconcileCandidate, until: string) => Promise<boolean>
   /** Takes the sweep for ttlMs, or null while another instance holds it. */
   lease: (ttlMs: number) => Promise<SweepLease | null>
   /** Marks `key` for ttlMs: null when it was marked already (by any instance). */
@@ -79,7 +88,7 @@ export interface SweepReport {
   failed: number
   /** Payments another request held: left to it. */
   busy: number
-  /** Due payments skipped, still waiting out their back-off. */
+  /** Payments deferred in the storage: not due again until their back-off is over (or a write brings them back). */
   backedOff: number
   /** Due payments whose gateway is gone or runs no Sync: backed off to the longest wait. */
   unsupported: number
@@ -89,10 +98,6 @@ export interface SweepReport {
   mismatches: number
 }
 
-/** How many due payments still backing off a sweep reads beyond its batch, so they cannot crowd out the others. */
-const SKIPPED_READ_MAX = 10_000
-/** How many payments' back-offs are kept; past it the oldest go (they are looked at again sooner, nothing worse). */
-const BACKOFFS_KEPT = 100_000
 const DAY_MS = 86_400_000
 /** How long a raised mismatch is remembered: the same disagreement found again within it is not raised again. */
 const MISMATCH_MEMORY_MS = 30 * DAY_MS
@@ -126,17 +131,17 @@ function emptyReport (leased: boolean): SweepReport {
  * came or a buyer who never returned cannot leave a payment as it was. One instance of a group
  * sweeps at a time (a lease on the backend), at most batchSize payments and perSecond Syncs a
  * second; a payment whose Sync changed nothing (or failed) waits backoffMs before its next
- * look, doubling up to backoffMaxMs. After a Sync it raises payment.authorization_expiring
+ * look, doubling up to backoffMaxMs: the storage keeps it (deferAttention moves the payment's
+ * attentionAt and counts the deferrals), so backing-off payments never crowd out the due ones
+ * and every instance knows them; a write to the payment brings its attention back by its own rule. After a Sync it raises payment.authorization_expiring
  * (once per authorization) and money.mismatch (once per disagreement).
  *
  * sweepOnce() is the whole sweep (for tests and operators); start() only calls it every
- * intervalMs. Back-offs live in this process: another instance that takes the lease looks at
- * each payment once before backing off on its own.
+ * intervalMs.
  */
 export class ReconcileSweeper {
   readonly #parts: ReconcileParts
   #options: ResolvedReconcileOptions
-  readonly #backoffs = new Map<string, { delayMs: number, nextAt: number }>()
   #timer: NodeJS.Timeout | undefined
   #sweeping: Promise<SweepReport> | undefined
   #abort: AbortController | undefined
@@ -213,21 +218,14 @@ export class ReconcileSweeper {
     const { batchSize, perSecond, backoffMaxMs } = this.#options
     const report = emptyReport(true)
     const now = this.#options.now()
-    let waiting = 0
-    for (const backoff of this.#backoffs.values()) if (backoff.nextAt > now) waiting++
-    const candidates = await this.#parts.due(new Date(now), batchSize + Math.min(waiting, SKIPPED_READ_MAX))
+    const candidates = await this.#parts.due(new Date(now), batchSize)
     report.due = candidates.length
     const started = performance.now()
     for (const candidate of candidates) {
       if (report.synced + report.failed + report.busy >= batchSize || signal.aborted) break
-      const backoff = this.#backoffs.get(candidate.id)
-      if (backoff !== undefined && backoff.nextAt > now) {
-        report.backedOff++
-        continue
-      }
       if (!this.#parts.canSync(candidate.gatewayName)) {
         report.unsupported++
-        this.#backOff(candidate.id, now, backoffMaxMs)
+        await this.#backOff(candidate, now, report, backoffMaxMs)
         continue
       }
       // The n-th Sync starts no earlier than n / perSecond seconds into the sweep.
@@ -253,18 +251,15 @@ export class ReconcileSweeper {
         return
       }
       report.failed++
-      this.#backOff(candidate.id, this.#options.now())
+      await this.#backOff(candidate, this.#options.now(), report)
       this.#parts.logger.warn({ ...where, err: error }, 'paywire: the reconciliation sweep could not Sync a payment; it is looked at again later')
       return
     }
     report.synced++
     const now = this.#options.now()
-    if (outcome.changed) {
-      report.changed++
-      this.#backoffs.delete(candidate.id)
-    } else {
-      this.#backOff(candidate.id, now)
-    }
+    // A change was written: its facets carry the attention its rule gives, and no deferrals.
+    if (outcome.changed) report.changed++
+    else await this.#backOff(candidate, now, report)
     try {
       await this.#raise(candidate, outcome, now, report)
     } catch (error) {
@@ -272,14 +267,20 @@ export class ReconcileSweeper {
     }
   }
 
-  /** Waits backoffMs (or `at least`) before the next look, doubling each time up to backoffMaxMs. */
-  #backOff (id: string, now: number, atLeast = 0): void {
+  /**
+   * Defers the payment's next look by backoffMs (or `atLeast`), doubled for each deferral in a
+   * row the storage counted, up to backoffMaxMs. Not deferred (written since it was read, or the
+   * storage failed): it stays due and the next sweep looks again.
+   */
+  async #backOff (candidate: ReconcileCandidate, now: number, report: SweepReport, atLeast = 0): Promise<void> {
     const { backoffMs, backoffMaxMs } = this.#options
-    const previous = this.#backoffs.get(id)
-    const delayMs = Math.max(atLeast, previous === undefined ? backoffMs : Math.min(previous.delayMs * 2, backoffMaxMs))
-    this.#backoffs.delete(id)
-    this.#backoffs.set(id, { delayMs, nextAt: now + delayMs })
-    if (this.#backoffs.size > BACKOFFS_KEPT) this.#backoffs.delete(this.#backoffs.keys().next().value as string)
+    const delayMs = Math.max(atLeast, Math.min(backoffMs * 2 ** (candidate.attentionDeferrals ?? 0), backoffMaxMs))
+    try {
+      if (await this.#parts.defer(candidate, new Date(now + delayMs).toISOString())) report.backedOff++
+    } catch (error) {
+      this.#parts.logger.warn({ paywire: { gateway: candidate.gatewayName, payment: candidate.id }, err: error },
+        'paywire: the reconciliation sweep could not defer a payment; it is looked at again at the next sweep')
+    }
   }
 
   async #raise (candidate: ReconcileCandidate, outcome: SyncOutcome, now: number, report: SweepReport): Promise<void> {

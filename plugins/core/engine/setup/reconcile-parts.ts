@@ -50,6 +50,7 @@ export function reconcileParts (sources: ReconcileSources): ReconcileParts {
     logger,
     check: () => { search() },
     due: async (now, limit) => await search().attentionDue(now, Math.min(limit, MAX_PAGE_SIZE)),
+    defer: async (candidate, until) => await search().deferAttention(candidate.id, until, candidate),
     canSync: (name) => {
       if (!gateways.hasGateway(name)) return false
       const probe = new Sync(new ArrayObject({}))

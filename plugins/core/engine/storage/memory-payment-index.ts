@@ -1,4 +1,4 @@
-import type { PaymentFacets, PaymentPage } from './payment-search.ts'
+import type { AttentionRead, PaymentFacets, PaymentPage } from './payment-search.ts'
 import { isDue, matchesQuery, newerThan, pageOf, type NormalizedQuery, type SearchCursor } from './payment-query.ts'
 
 /** Sorted by `key` ascending, then id: binary search finds positions, so no search walks every payment. */
@@ -139,6 +139,14 @@ export class MemoryPaymentIndex {
     }
     matches.sort((a, b) => newerThan(a, b) ? -1 : 1)
     return pageOf(matches.slice(0, wanted), query.first)
+  }
+
+  /** PaymentSearch.deferAttention, `until` checked. */
+  defer (id: string, until: string, read: AttentionRead): boolean {
+    const facets = this.#facets.get(id)
+    if (facets?.attentionAt === undefined || facets.attentionAt !== read.attentionAt || facets.updatedAt !== read.updatedAt) return false
+    this.put({ ...facets, attentionAt: until, attentionDeferrals: (facets.attentionDeferrals ?? 0) + 1 })
+    return true
   }
 
   attentionDue (now: string, limit: number): PaymentFacets[] {

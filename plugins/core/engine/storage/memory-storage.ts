@@ -1,8 +1,8 @@
 import { ANY_VERSION, AbstractStorage, matchesCriteria, type StagedWrite, type StoredRecord } from './abstract-storage.ts'
 import type { Criteria, FindByOptions } from './storage.ts'
 import { MemoryPaymentIndex } from './memory-payment-index.ts'
-import type { PaymentFacets, PaymentPage, PaymentQuery, PaymentSearch } from './payment-search.ts'
-import { checkDue, normalizeQuery } from './payment-query.ts'
+import type { AttentionRead, PaymentFacets, PaymentPage, PaymentQuery, PaymentSearch } from './payment-search.ts'
+import { checkDefer, checkDue, normalizeQuery } from './payment-query.ts'
 
 interface Entry {
   json: string
@@ -42,6 +42,10 @@ export class MemoryStorage<T extends object> extends AbstractStorage<T> implemen
 
   async attentionDue (now: Date, limit: number): Promise<PaymentFacets[]> {
     return this.#search.attentionDue(checkDue(now, limit), limit)
+  }
+
+  async deferAttention (id: string, until: string, read: AttentionRead): Promise<boolean> {
+    return this.#search.defer(id, checkDefer(until), read)
   }
 
   /** Kept only while the record is still at `version` (a later write stored its own facets; a deleted one needs none). */

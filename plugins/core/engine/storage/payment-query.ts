@@ -176,6 +176,13 @@ export function paymentSearchOf (storage: unknown, modelName: string): PaymentSe
   return storage
 }
 
+/** Checks deferAttention()'s `until`; answers it as ISO (the form attentionAt is compared in). */
+export function checkDefer (until: string): string {
+  const at = typeof until === 'string' ? new Date(until) : new Date(NaN)
+  if (Number.isNaN(at.getTime())) throw invalid('until', 'must be an ISO 8601 time')
+  return at.toISOString()
+}
+
 /** Checks attentionDue()'s arguments; answers `now` as ISO. */
 export function checkDue (now: Date, limit: number): string {
   if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw invalid('now', 'must be a valid Date')

@@ -23,7 +23,15 @@ export interface PaymentFacets {
   /** When the payment needs a look by the sweeper (ISO 8601); undefined when nothing is left to learn. */
   attentionAt?: string
   attentionReason?: AttentionReason
+  /**
+   * How many times in a row the sweeper deferred this attention (deferAttention): its back-off
+   * doubles with each. A commit's facets carry none, so a write starts the count again.
+   */
+  attentionDeferrals?: number
 }
+
+/** What the sweeper read of a payment: a deferral applies only while the stored facets still say this. */
+export type AttentionRead = Pick<PaymentFacets, 'attentionAt' | 'updatedAt'>
 
 /** An operator's search: every given field must match; newest (createdAt) first. */
 export interface PaymentQuery {
@@ -67,6 +75,14 @@ export interface PaymentSearch {
   /** Payments whose attentionAt is at or before `now`, the longest due first, at most `limit`. */
   attentionDue (now: Date, limit: number): Promise<PaymentFacets[]>
   /**
+   * The sweeper's back-off, kept by the storage: moves the payment's attentionAt to `until`
+   * (ISO 8601) and counts one more attentionDeferrals, only while its stored facets are still
+   * the ones `read` (same updatedAt and attentionAt) and it needs attention at all, so a
+   * deferral never hides a newer write's attention. A later commit recomputes attentionAt by
+   * its own rule. Answers whether it was deferred.
+   */
+  deferAttention (id: string, until: string, read: AttentionRead): Promise<boolean>
+  /**
    * Stores facets computed outside a commit, for the payment as stored at `version`
    * (reindexPayments(): payments written before the search existed). Facets of a later
    * version are kept. Optional: without it, reindexPayments() refuses.
@@ -76,5 +92,6 @@ export interface PaymentSearch {
 
 export function isPaymentSearch (storage: unknown): storage is PaymentSearch {
   return typeof (storage as Partial<PaymentSearch> | null)?.searchPayments === 'function' &&
-    typeof (storage as Partial<PaymentSearch>).attentionDue === 'function'
+    typeof (storage as Partial<PaymentSearch>).attentionDue === 'function' &&
+    typeof (storage as Partial<PaymentSearch>).deferAttention === 'function'
 }

@@ -1,12 +1,13 @@
 import t from 'tap'
 import {
-  ReconcileSweeper, errorCodes, reconcileOptions, type ReconcileCandidate, type ReconcileEvent, type ReconcileParts, type SyncOutcome
+  MemoryStorage, Payment, ReconcileSweeper, errorCodes, reconcileOptions,
+  type PaymentFacets, type ReconcileEvent, type ReconcileParts, type StagedWrite, type SyncOutcome
 } from '../../../../../plugins/core/engine/index.ts'
 
 /*
- * The sweep's own rules (pacing, lease loss, stopping, events raised once, back-off bounds)
- * through its parts: the storage, provider and backend behind them are exercised by the
- * simulator tests beside this file.
+ * The sweep's own rules (pacing, lease loss, stopping, events raised once, back-offs) through
+ * its parts: the due payments and their deferrals in a memory storage; the provider and
+ * backends behind the other parts are exercised by the simulator tests beside this file.
  */
 
 interface Harness {
@@ -18,15 +19,28 @@ interface Harness {
   forgotten: string[]
 }
 
-const candidate = (id: string, gatewayName = 'paypal'): ReconcileCandidate => ({ id, gatewayName, attentionReason: 'pending' })
+const EPOCH = '1970-01-01T00:00:00.000Z'
 
-function harness (overrides: Partial<ReconcileParts> = {}, candidates: ReconcileCandidate[] = [candidate('p1')]): Harness {
+/** A payment due since `attentionAt` (the epoch: at the clock's 0). */
+const candidate = (id: string, gatewayName = 'paypal', attentionAt = EPOCH): PaymentFacets => ({
+  id, gatewayName, status: 'pending', currencyCode: 'EUR', totalAmount: 100, createdAt: EPOCH, updatedAt: EPOCH, providerIds: [], attentionAt, attentionReason: 'pending'
+})
+
+/** Stores the payments' facets as a commit would (a write of version 1), in the storage the sweep finds them in. */
+function store (storage: MemoryStorage<Payment>, payments: PaymentFacets[]): void {
+  for (const facets of payments) storage.apply({ storage, id: facets.id, record: {}, json: '{}', expectedVersion: 0, stamps: {}, facets } as unknown as StagedWrite)
+}
+
+function harness (overrides: Partial<ReconcileParts> = {}, candidates: PaymentFacets[] = [candidate('p1')]): Harness {
+  const storage = new MemoryStorage(Payment)
+  store(storage, candidates)
   const marks = new Set<string>()
   const h: Harness = { synced: [], emitted: [], waits: [], errors: [], forgotten: [], parts: undefined as unknown as ReconcileParts }
   const outcome = (id: string): SyncOutcome => ({ changed: false, state: { status: 'pending' }, payment: { model: 'Payment', id } })
   h.parts = {
     check: () => {},
-    due: async (_now, limit) => candidates.slice(0, limit),
+    due: async (now, limit) => await storage.attentionDue(now, limit),
+    defer: async (found, until) => await storage.deferAttention(found.id, until, found),
     canSync: () => true,
     sync: async (found) => { h.synced.push(found.id); return outcome(found.id) },
     lease: async () => ({ renew: async () => true, release: async () => {} }),
@@ -65,7 +79,7 @@ t.test('options: defaults, and a clear coded error for each wrong one', async (t
 t.test('at most batchSize Syncs, paced to perSecond: the n-th waits until n / perSecond seconds into the sweep', async (t) => {
   const h = harness({}, ['a', 'b', 'c', 'd'].map((id) => candidate(id)))
   const sweeper = new ReconcileSweeper(h.parts, { batchSize: 3, perSecond: 1 })
-  t.match(await sweeper.sweepOnce(), { leased: true, due: 3, synced: 3 }, 'no more read than it may Sync (nothing backs off yet)')
+  t.match(await sweeper.sweepOnce(), { leased: true, due: 3, synced: 3, backedOff: 3 }, 'no more read than it may Sync')
   t.same(h.synced, ['a', 'b', 'c'])
   t.equal(h.waits.length, 2, 'none before the first Sync')
   t.ok(h.waits.every((ms, index) => ms > 0 && ms <= (index + 1) * 1000), 'each wait ends at most n seconds in')
@@ -80,9 +94,47 @@ t.test('a gateway that cannot Sync: skipped and backed off to the longest wait; 
   const sweeper = new ReconcileSweeper(h.parts, { now: () => now, backoffMs: 10, backoffMaxMs: 100 })
   t.match(await sweeper.sweepOnce(), { due: 2, unsupported: 1, busy: 1, synced: 0, failed: 0 })
   now = 99
-  t.match(await sweeper.sweepOnce(), { unsupported: 0, backedOff: 1, busy: 1 }, 'the busy one is tried at the next sweep, the other waits backoffMaxMs')
+  t.match(await sweeper.sweepOnce(), { due: 1, unsupported: 0, busy: 1 }, 'the busy one is tried at the next sweep, the other waits backoffMaxMs')
   now = 100
-  t.match(await sweeper.sweepOnce(), { unsupported: 1 })
+  t.match(await sweeper.sweepOnce(), { due: 2, unsupported: 1 })
+})
+
+t.test('back-offs are kept by the storage: doubling up to backoffMaxMs, known to a new sweeper too', async (t) => {
+  let now = 0
+  const h = harness()
+  const sweeper = (): ReconcileSweeper => new ReconcileSweeper(h.parts, { now: () => now, backoffMs: 10, backoffMaxMs: 35 })
+  const looks: number[] = []
+  for (; now <= 200; now++) if ((await sweeper().sweepOnce()).synced === 1) looks.push(now)
+  t.same(looks, [0, 10, 30, 65, 100, 135, 170], 'waits of 10, 20, then 35 each: each sweep by a new instance')
+})
+
+t.test('a payment not deferred (written since it was read, or the storage failed) is looked at again at the next sweep', async (t) => {
+  const failing = harness({ defer: async () => { throw new Error('storage down') } })
+  const sweeper = new ReconcileSweeper(failing.parts, { now: () => 0 })
+  t.match(await sweeper.sweepOnce(), { synced: 1, backedOff: 0 })
+  t.match(await sweeper.sweepOnce(), { synced: 1 })
+  t.same(failing.synced, ['p1', 'p1'])
+  t.same(failing.errors, [], 'a warning, not an error')
+  const written = harness({ defer: async () => false })
+  t.match(await new ReconcileSweeper(written.parts, { now: () => 0 }).sweepOnce(), { synced: 1, backedOff: 0 })
+})
+
+t.test('600 payments backing off do not hide one that becomes due later', async (t) => {
+  let now = 0
+  const storage = new MemoryStorage(Payment)
+  const offline = Array.from({ length: 600 }, (_, index) => candidate(`o${index}`, 'offline'))
+  store(storage, [...offline, candidate('late', 'paypal', new Date(1000).toISOString())])
+  const h = harness({
+    canSync: (name) => name !== 'offline',
+    due: async (at, limit) => await storage.attentionDue(at, limit),
+    defer: async (found, until) => await storage.deferAttention(found.id, until, found)
+  }, [])
+  const sweeper = new ReconcileSweeper(h.parts, { now: () => now, batchSize: 500, backoffMs: 10_000, backoffMaxMs: 100_000 })
+  t.match(await sweeper.sweepOnce(), { due: 500, unsupported: 500, backedOff: 500 })
+  t.match(await sweeper.sweepOnce(), { due: 100, unsupported: 100, backedOff: 100 }, 'the first 500 wait: the other 100 are read')
+  now = 1000
+  t.match(await sweeper.sweepOnce(), { due: 1, synced: 1, unsupported: 0 }, 'the 600 wait in the storage: the newly due one is read')
+  t.same(h.synced, ['late'])
 })
 
 t.test('the lease: held elsewhere, nothing happens; lost during a sweep, the sweep ends after the current Sync', async (t) => {
@@ -177,14 +229,4 @@ t.test('events: raised once per key; an event the outbox refused is forgotten an
   t.notOk('number' in (h.emitted[0] as { payment: object }).payment, 'no number stored: none given')
   t.match((h.emitted[0] as { id: string }).id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
   t.match(await sweeper.sweepOnce(), { synced: 1, authorizationsExpiring: 0 }, 'the same authorization: not again')
-})
-
-t.test('back-offs are bounded: past 100000 payments the oldest is dropped (looked at sooner, nothing worse)', async (t) => {
-  const many = Array.from({ length: 100_001 }, (_, index) => candidate(`o${index}`, 'offline'))
-  let due = many
-  const h = harness({ canSync: () => false, due: async () => due })
-  const sweeper = new ReconcileSweeper(h.parts, { now: () => 0 })
-  t.match(await sweeper.sweepOnce(), { unsupported: 100_001 })
-  due = [many[1], many[0]] as ReconcileCandidate[]
-  t.match(await sweeper.sweepOnce(), { unsupported: 1, backedOff: 1 }, 'the second still waits; the first was dropped: it is looked at again')
 })
