@@ -41,7 +41,7 @@ SELECT 'Payment', id, 1, gateway, status, currency, amount, created, created + i
     'createdAt', ${iso('created')}, 'updatedAt', ${iso("created + interval '2 minutes'")}, 'providerIds', jsonb_build_array(provider),
     'attentionAt', ${iso('attention')}, 'attentionReason', reason))
 FROM (SELECT $1::int AS n, $2::timestamptz AS now, $3::int AS due, $4::int AS backoff) AS p,
-  generate_series(1, $1::int) AS i,
+  generate_series(1, $1::bigint) AS i,
   LATERAL (SELECT 'pay_' || lpad(i::text, 8, '0') AS id,
     CASE WHEN i % 3 = 0 THEN 'stripe' ELSE 'paypal_checkout' END AS gateway,
     CASE WHEN i % 4 = 0 THEN 'USD' ELSE 'EUR' END AS currency,
@@ -115,7 +115,7 @@ async function explain (pool: pg.Pool, run: () => Promise<unknown>): Promise<str
   return lines.join('\n      ')
 }
 
-/** Commands Redis ran since the last reset, with their calls and server microseconds (its own INFO and CONFIG left out). */
+/** Commands Redis ran since the last reset, per call of the measured function and with their mean server microseconds (INFO and CONFIG left out). */
 async function commandsSince (redis: Redis, calls: number): Promise<string> {
   const stats = await redis.info('commandstats')
   const parts: string[] = []
@@ -179,11 +179,10 @@ async function main (): Promise<void> {
         console.log(`  ${name}`)
         console.log(`    PostgreSQL: ${ms(await timed(run))}`)
         console.log(`      ${await explain(pool, run)}`)
-        const redisTiming = await timed(onRedisRun)
         await redis.config('RESETSTAT')
-        await onRedisRun()
+        const redisTiming = await timed(onRedisRun)
         console.log(`    Redis: ${ms(redisTiming)}`)
-        console.log(`      ${shared ? '(shared server: counters include other clients) ' : ''}${await commandsSince(redis, 1)}`)
+        console.log(`      ${shared ? '(shared server: counters include other clients) ' : ''}${await commandsSince(redis, REPEAT + 1)}`)
       }
     }
   } finally {
