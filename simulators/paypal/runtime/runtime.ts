@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { newDebugId } from './ids.ts'
@@ -40,6 +41,9 @@ export interface SimulatorRuntime {
 export function createRuntime (app: FastifyInstance, store: SimulatorStore): SimulatorRuntime {
   const contexts = new WeakMap<FastifyRequest, RequestContext>()
   const closer = new AbortController()
+  // Every delayed request waits on this one signal (closing cuts all waits short): dozens at once
+  // under a fault storm are expected, not a leak, and each listener goes when its wait ends.
+  setMaxListeners(0, closer.signal)
   const working = new Map<FastifyRequest, { done: Promise<void>, finish: () => void }>()
 
   // Aborting cuts delays short and releases holds and held webhook deliveries, so the work still in
