@@ -82,6 +82,8 @@ export function paymentSearchContract (t: Test, make: (t: any) => Promise<Storag
     const pending = await shop.make(2, { steps: ['capture'], paid: false, totalAmount: 2500 })
     const authorized = await shop.make(3, { steps: ['authorize'], currencyCode: 'USD', totalAmount: 1000 })
     const canceled = await shop.make(4, { steps: ['authorize', 'cancel'], gatewayName: 'till', totalAmount: 7000 })
+    // The updated bounds below tell the two 'till' payments apart by their last write: not in one millisecond.
+    await clockPast((await shop.payments.find(canceled.id as string))?.updatedAt)
     const refunded = await shop.make(5, { steps: ['capture', 'refund'], gatewayName: 'till', currencyCode: 'USD', totalAmount: 1500 })
     const fresh = await shop.make(6)
     const id = (payment: Payment) => payment.id as string
