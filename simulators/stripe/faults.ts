@@ -89,8 +89,14 @@ export function installFaults (app: FastifyInstance, runtime: Runtime, initial: 
       hung.add(request)
       for (const resolve of hangWaiters.splice(0)) resolve()
       await new Promise<void>((resolve) => {
-        runtime.closing.addEventListener('abort', () => resolve(), { once: true })
-        request.raw.socket.once('close', () => resolve())
+        // Whichever comes first removes the other: a hung request that ended leaves no listener behind.
+        const end = (): void => {
+          runtime.closing.removeEventListener('abort', end)
+          request.raw.socket.off('close', end)
+          resolve()
+        }
+        runtime.closing.addEventListener('abort', end, { once: true })
+        request.raw.socket.once('close', end)
       })
       release(request)
       hung.delete(request)

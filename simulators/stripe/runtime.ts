@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { CheckoutEngine } from './checkout.ts'
 import type { DisputesEngine } from './disputes.ts'
@@ -48,6 +49,9 @@ export interface Engines {
 export function createRuntime (app: FastifyInstance, engines: Engines): Runtime {
   const contexts = new WeakMap<FastifyRequest, RequestContext>()
   const closer = new AbortController()
+  // Every hung or delayed request waits on this one signal (closing ends them all): many at once
+  // under a fault storm are expected, not a leak; each listener goes when its request ends.
+  setMaxListeners(0, closer.signal)
   app.addHook('preClose', (done) => {
     closer.abort()
     engines.webhooks.close()
