@@ -43,8 +43,8 @@ export async function startRedis (): Promise<{ url: string, stop: () => void }> 
   return { url, stop: () => child.kill('SIGTERM') }
 }
 
-export async function startServer (node: string, app: string, args: string[], wrapper: string[] = []): Promise<{ child: ChildProcess, origin: string }> {
-  const child = spawn(wrapper[0] ?? node, [...wrapper.slice(1), ...(wrapper.length > 0 ? [node] : []), ...tsx, 'scripts/bench/server.ts', '--app', app, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+export async function startServer (node: string, app: string, args: string[], wrapper: string[] = [], nodeArgs: string[] = []): Promise<{ child: ChildProcess, origin: string }> {
+  const child = spawn(wrapper[0] ?? node, [...wrapper.slice(1), ...(wrapper.length > 0 ? [node] : []), ...nodeArgs, ...tsx, 'scripts/bench/server.ts', '--app', app, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
   const [line] = await once(child.stdout as NodeJS.ReadableStream, 'data') as [Buffer]
   const { port } = JSON.parse(line.toString()) as { port: number }
   return { child, origin: `http://127.0.0.1:${port}` }

@@ -4,6 +4,8 @@
  * Starts a Redis of its own, runs the server with --cpu-prof, drives complete flows, stops it
  * and prints the functions by self time and a few of Paywire's entry points by inclusive time
  * (shares of all non-idle samples). The .cpuprofile stays in bench-profiles/ for DevTools.
+ * V8's sampler charges time the process was preempted to the function it was in (socket writes
+ * look expensive on a busy machine); perf-gap.ts samples on-CPU time only, with Linux perf.
  */
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
@@ -14,6 +16,7 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { Redis } from 'ioredis'
+import { areaOfUrl } from './code-areas.ts'
 import { runRound } from './load.ts'
 import { redisCounters } from './redis-stats.ts'
 
@@ -102,12 +105,7 @@ const share = (count: number) => `${(100 * count / busy).toFixed(1)}% ${(count *
 /** Where each self-time sample's code lives. */
 function area (node: ProfileNode): string {
   const { url, functionName } = node.callFrame
-  if (url === '') return functionName.startsWith('(') ? functionName : `native ${functionName}`
-  if (url.startsWith('node:')) return url.startsWith('node:internal/modules') ? 'node: module loading' : `node: ${url.includes('http') ? 'http' : url.includes('stream') || url.includes('net') ? 'net/streams' : 'other'}`
-  const pkg = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(url)?.[1]
-  if (pkg !== undefined) return pkg
-  const own = /(plugins\/[^/]+(\/engine)?|gateways\/[^/]+|app\.ts|scripts\/bench)/.exec(url)?.[1]
-  return own ?? url
+  return areaOfUrl(url) ?? (functionName.startsWith('(') ? functionName : `native ${functionName}`)
 }
 const areas = new Map<string, number>()
 for (const [id, count] of counts) {
