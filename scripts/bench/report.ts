@@ -114,8 +114,28 @@ function libraryTable (library: Record<string, unknown>): string {
     `| tokens verified per second (memory) | ${fixed((library.tokens as { verifyPerSecond: number }).verifyPerSecond, 0)} |`
 }
 
+/** Issue 23's goals, each Paywire figure against the guaranteed floor's of the same run (concurrency 32). */
+export function targetsTable (run: NodeRun): string {
+  const at = (results: Results, name: string, key: keyof Figures) => results[name]?.[32]?.[key] as number
+  const ratio = (results: Results, key: keyof Figures, paywire: string, floor: string) => at(results, paywire, key) / at(results, floor, key)
+  const redis = (key: keyof Figures) => ratio(run.results, key, 'paywire', 'floor-guaranteed')
+  const pgRatio = (key: keyof Figures) => ratio(run.postgres, key, 'paywire-pg', 'floor-guaranteed-pg')
+  const flowsGoal = run.node.startsWith('v20.') ? 0.75 : 0.85
+  const rows: Array<[string, string, number, boolean]> = [
+    ['Redis: flows per second', `≥ ${flowsGoal} ×`, redis('flowsPerSecond'), redis('flowsPerSecond') >= flowsGoal],
+    ['Redis: server CPU per flow', '≤ 1.2 ×', redis('serverCpuMsPerFlow'), redis('serverCpuMsPerFlow') <= 1.2],
+    ['Redis: commands per flow', '≤ 1.2 ×', redis('redisCommandsPerFlow'), redis('redisCommandsPerFlow') <= 1.2],
+    ['Redis: p99 latency per flow', '≤ 1.3 ×', redis('p99Ms'), redis('p99Ms') <= 1.3],
+    ['PostgreSQL: flows per second', '≥ 0.75 ×', pgRatio('flowsPerSecond'), pgRatio('flowsPerSecond') >= 0.75],
+    ['PostgreSQL: transactions per flow', '≤ 1.25 ×', pgRatio('pgTransactionsPerFlow'), pgRatio('pgTransactionsPerFlow') <= 1.25],
+    ['PostgreSQL: p99 latency per flow', '≤ 1.3 ×', pgRatio('p99Ms'), pgRatio('p99Ms') <= 1.3]
+  ]
+  return ['| concurrency 32, against the guaranteed floor | goal | Paywire / guaranteed | |', '|---|---|---:|---|',
+    ...rows.map(([label, goal, value, met]) => `| ${label} | ${goal} | ${fixed(value, 2)} | ${Number.isFinite(value) ? (met ? 'met' : '**not met**') : ''} |`)].join('\n')
+}
+
 export function report (run: NodeRun, levels: number[]): string {
-  return `### Node ${run.node}\n\nRedis (tokens, payments and claims):\n\n${redisTable(run.results, levels)}\n\n` +
+  return `### Node ${run.node}\n\nIssue 23's goals:\n\n${targetsTable(run)}\n\nRedis (tokens, payments and claims):\n\n${redisTable(run.results, levels)}\n\n` +
     `PostgreSQL (\`DATABASE_URL\`: records, tokens and claims in one schema):\n\n${pgTable(run.postgres, levels)}\n\n` +
     `Memory:\n\n${memoryTable(run)}\n\n${libraryTable(run.library)}`
 }
