@@ -117,5 +117,5 @@ export class RedisStorage<T extends object> extends AbstractStorage<T> implement
 function parse (stored: string | null): StoredRecord | null {
   if (stored === null) return null
   const { version, json } = decodeRecord(stored)
-  return { record: JSON.parse(json), version }
+  return { record: JSON.parse(json), version, json }
 }

@@ -29,6 +29,8 @@ export interface ModelCodec<T> {
 export interface StoredRecord {
   record: Record<string, unknown>
   version: number
+  /** The record's JSON as the backend holds it, when it has it: the record is not encoded again to remember what was read. */
+  json?: string
 }
 
 /** Expected version of a write that may replace whatever is stored (a delete of a model never read). */
@@ -239,7 +241,7 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
   }
 
   protected revive (stored: StoredRecord): T {
-    const json = JSON.stringify(stored.record)
+    const json = stored.json ?? JSON.stringify(stored.record)
     const model = this.codec.fromRecord(stored.record)
     versions.set(model, stored.version)
     reads.set(model, json)

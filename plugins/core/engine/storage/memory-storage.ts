@@ -60,7 +60,7 @@ export class MemoryStorage<T extends object> extends AbstractStorage<T> implemen
 
   protected async doFind (id: string): Promise<StoredRecord | null> {
     const entry = this.#records.get(id)
-    return entry === undefined ? null : { record: JSON.parse(entry.json), version: entry.version }
+    return entry === undefined ? null : { record: JSON.parse(entry.json), version: entry.version, json: entry.json }
   }
 
   protected async doFindBy (criteria: Criteria, options: FindByOptions): Promise<StoredRecord[]> {

@@ -29,8 +29,10 @@ export class StorageExtension implements Extension {
   readonly storages: StorageRegistry
   // Per top-level execute: concurrent executes on one gateway never share a schedule.
   #scheduled = new WeakMap<Context, Set<object>>()
-  // Models as loaded or last saved: one nobody changed is not written again, so a read (a
-  // done page, a status check) never writes at all.
+  // Models of storages that keep no snapshot of their own, as loaded or last saved: one nobody
+  // changed is not written again, so a read (a done page, a status check) never writes at all.
+  // An AbstractStorage keeps that snapshot already (isUnchanged): a second one here would
+  // encode every model it loads twice more per request.
   #saved = new WeakMap<object, string>()
 
   constructor (storages: StorageRegistry) {
@@ -43,9 +45,10 @@ export class StorageExtension implements Extension {
     if (!isModelAware(request)) return
     const model = request.model
     if (model instanceof Identity) {
-      const found = await this.storages.getByModelName(model.modelName)?.find(model)
+      const storage = this.storages.getByModelName(model.modelName)
+      const found = await storage?.find(model)
       if (found !== null && found !== undefined) {
-        this.#saved.set(found, JSON.stringify(found))
+        if (!(storage instanceof AbstractStorage)) this.#saved.set(found, JSON.stringify(found))
         request.model = found
       }
     }
@@ -65,19 +68,19 @@ export class StorageExtension implements Extension {
     if (end) this.#scheduled.delete(root)
     const changed: object[] = []
     for (const model of scheduled) {
-      if (this.#saved.get(model) === JSON.stringify(model)) continue
       // #schedule() only keeps models a storage supports.
       const storage = this.storages.supporting(model)!
-      // A model the caller read and passed in (not an identity this extension loaded), left as read.
-      if (storage instanceof AbstractStorage && storage.isUnchanged(model)) continue
+      // Loaded here or read by the caller and passed in, and left as read.
+      if (storage instanceof AbstractStorage ? storage.isUnchanged(model) : this.#saved.get(model) === JSON.stringify(model)) continue
       changed.push(model)
       if (root.unit === undefined) await storage.update(model)
       else root.unit.save(model, storage)
     }
     if (end) return
     await root.unit?.checkpoint()
-    // Only once stored (with the stamps the storage set): a failed checkpoint leaves them to be saved again.
-    for (const model of changed) this.#saved.set(model, JSON.stringify(model))
+    // Only once stored (with the stamps the storage set): a failed checkpoint leaves them to be
+    // saved again. An AbstractStorage's own snapshot was renewed when the commit settled them.
+    for (const model of changed) if (!(this.storages.supporting(model) instanceof AbstractStorage)) this.#saved.set(model, JSON.stringify(model))
   }
 
   #schedule (context: Context, model: unknown): void {

@@ -194,3 +194,40 @@ t.test('a Checkpoint that loses the compare-and-set fails the request before the
   t.notOk(called)
   t.match(await storage.find(payment.id as string), { description: '', clientId: 'another writer' })
 })
+
+t.test('a storage of its own (not an AbstractStorage) gets the same read-never-writes and save-once rules', async (t) => {
+  const records = new Map<string, string>()
+  let updates = 0
+  // The least a custom storage implements: models by value, no snapshot of its own.
+  const custom = {
+    modelName: 'Payment',
+    create: () => new Payment(),
+    support: (model: unknown): model is Payment => model instanceof Payment,
+    async update (model: Payment) { updates++; records.set(model.id as string, JSON.stringify(model)) },
+    async delete (model: Payment) { records.delete(model.id as string) },
+    async find (id: string | Identity) {
+      const json = records.get(id instanceof Identity ? id.id : id)
+      return json === undefined ? null : Object.assign(new Payment(), JSON.parse(json) as object)
+    },
+    async findMany () { return [] },
+    async findBy () { return [] },
+    identify: (model: Payment) => new Identity(model.id as string, 'Payment'),
+    versionOf: () => undefined
+  }
+  const payment = Object.assign(new Payment(), { id: 'custom-1', number: 'ORDER-9' })
+  await custom.update(payment)
+  updates = 0
+  const gateway = new Gateway().addExtension(new StorageExtension(new StorageRegistry().add(Payment, custom)))
+  gateway.addAction(new FnAction(Sync))
+  gateway.addAction(new CheckpointAction())
+  gateway.addAction(new FnGatewayAction(Capture, async (request, gateway) => {
+    (request.model as Payment).description = 'before the checkpoint'
+    await gateway.execute(new Checkpoint())
+    await gateway.execute(new Checkpoint())
+  }))
+  await gateway.execute(new Sync(custom.identify(payment)))
+  t.equal(updates, 0, 'a model loaded and left as read is not written')
+  await gateway.execute(new Capture(custom.identify(payment)))
+  t.equal(updates, 1, 'the checkpoint writes the change once; the second checkpoint and the end find nothing new')
+  t.equal((await custom.find('custom-1'))?.description, 'before the checkpoint')
+})
