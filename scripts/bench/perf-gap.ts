@@ -4,9 +4,11 @@
  * sampler charges it to whatever function it was in):
  *   node --conditions=paywire-source --import tsx scripts/bench/perf-gap.ts [--node <binary>]
  *        [--apps paywire,floor-guaranteed] [--seconds 15] [--warmup 10] [--concurrency 32] [--frequency 499]
- * Each server runs in turn with --perf-basic-prof (V8 writes /tmp/perf-<pid>.map so perf can name
- * JIT code), gets a warm-up, then `perf record -e cpu-clock -g -p <pid>` samples every thread of
- * the process (GC and compiler threads included) during a measured round. A sample is charged to
+ * Each server runs in turn with --perf-prof (V8 writes a jitdump, jit-<pid>.dump, so perf can name
+ * JIT code: unlike --perf-basic-prof's map, it says when each piece of code lived, so code that
+ * reuses the address of code collected earlier is not charged to the earlier one), gets a
+ * warm-up, then `perf record -k 1 -e cpu-clock -g -p <pid>` samples every thread of the process
+ * (GC and compiler threads included) during a measured round; `perf inject --jit` names the code. A sample is charged to
  * the first package or Paywire directory on its stack, from the leaf up (Node's socket writes to
  * the ioredis or Fastify code that asked for them); else to garbage collection or compilation when
  * V8's native frames say so; else to the part of Node it ran in. The table gives µs of CPU per
@@ -16,7 +18,7 @@ import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { areaOfUrl, isOwnedArea } from './code-areas.ts'
@@ -73,19 +75,23 @@ interface Profile { flows: number, flowsPerSecond: number, usPerFlow: Map<string
 
 async function profile (app: string, redisUrl: string): Promise<Profile> {
   const dir = await mkdtemp(join(tmpdir(), 'paywire-perf-'))
-  const server = await startServer(values.node, app, ['--redis', redisUrl, '--prefix', `perf:${randomUUID()}:`], [], ['--perf-basic-prof', '--interpreted-frames-native-stack'])
+  const server = await startServer(values.node, app, ['--redis', redisUrl, '--prefix', `perf:${randomUUID()}:`], [], ['--perf-prof', '--interpreted-frames-native-stack'])
   try {
     const target = { name: app, origin: server.origin, prepare: { path: app.startsWith('paywire') ? '/checkout' : '/prepare', body } }
     const concurrency = Number(values.concurrency)
     // Long enough that V8 has tiered the hot code up: a shorter one charges the flows for compiling it.
     await runRound(target, concurrency, Number(values.warmup) * 1000)
     const data = join(dir, 'perf.data')
-    const recorder = spawn('perf', ['record', '-e', 'cpu-clock', '-F', values.frequency, '-g', '-p', String(server.child.pid), '-o', data], { stdio: 'ignore' })
+    const recorder = spawn('perf', ['record', '-k', '1', '-e', 'cpu-clock', '-F', values.frequency, '-g', '-p', String(server.child.pid), '-o', data], { stdio: 'ignore' })
     await once(recorder, 'spawn')
     const round = await runRound(target, concurrency, Number(values.seconds) * 1000)
     recorder.kill('SIGINT')
     await once(recorder, 'exit')
-    const script = await run('perf', ['script', '-i', data, '-F', 'comm,tid,ip,sym,dso'])
+    // The jitdump is complete only once the server has stopped writing it.
+    server.child.kill('SIGTERM')
+    if (server.child.exitCode === null) await once(server.child, 'exit')
+    await run('perf', ['inject', '--jit', '-i', data, '-o', `${data}.jit`])
+    const script = await run('perf', ['script', '-i', `${data}.jit`, '-F', 'comm,tid,ip,sym,dso'])
     const counts = new Map<string, number>()
     const leaves = new Map<string, number>()
     let samples = 0
@@ -96,8 +102,12 @@ async function profile (app: string, redisUrl: string): Promise<Profile> {
       const area = chargeOf(frames)
       counts.set(area, (counts.get(area) ?? 0) + 1)
       if (area === values.explain) {
-        const leaf = (frames.find((frame) => !frame.includes('[kernel.kallsyms]')) ?? '').replace(/^[0-9a-f]+ /, '').replace(/\+0x[0-9a-f]+/, '')
-        leaves.set(leaf, (leaves.get(leaf) ?? 0) + 1)
+        // The leaf, and the first frame above the area's own: who called into it.
+        const clean = (frame: string | undefined) => (frame ?? '').replace(/^[0-9a-f]+ /, '').replace(/\+0x[0-9a-f]+/, '').replace(/ \([^)]*jitted[^)]*\)/, '')
+        const inside = frames.findIndex((frame) => frame.includes(area))
+        const caller = inside < 0 ? undefined : frames.slice(inside).find((frame) => !frame.includes(area) && /JS:|Eval:/.test(frame))
+        const key = `${clean(frames.find((frame) => !frame.includes('[kernel.kallsyms]')))}  <-  ${clean(caller)}`
+        leaves.set(key, (leaves.get(key) ?? 0) + 1)
       }
     }
     for (const [leaf, count] of [...leaves].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.error(`  ${String(count).padStart(6)} ${leaf}`)
@@ -109,7 +119,9 @@ async function profile (app: string, redisUrl: string): Promise<Profile> {
     server.child.kill('SIGTERM')
     if (server.child.exitCode === null) await once(server.child, 'exit')
     await rm(dir, { recursive: true, force: true })
-    await rm(`/tmp/perf-${String(server.child.pid)}.map`, { force: true })
+    await rm(`jit-${String(server.child.pid)}.dump`, { force: true })
+    // perf inject writes one small ELF per piece of JIT code under ~/.debug/jit.
+    await rm(join(homedir(), '.debug', 'jit'), { recursive: true, force: true })
   }
 }
 
