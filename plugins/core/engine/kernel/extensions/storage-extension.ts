@@ -43,7 +43,8 @@ export class StorageExtension implements Extension {
     if (!isModelAware(request)) return
     const model = request.model
     if (model instanceof Identity) {
-      const found = await this.storages.getByModelName(model.modelName)?.find(model)
+      // What the caller read with the token (the claim script's copy of the payment) saves a round trip.
+      const found = await this.storages.getByModelName(model.modelName)?.find(model, { reads: context.root.reads })
       if (found !== null && found !== undefined) {
         this.#saved.set(found, JSON.stringify(found))
         request.model = found
