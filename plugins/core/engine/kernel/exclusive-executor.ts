@@ -49,7 +49,8 @@ export interface ExclusiveOptions {
   invalidateToken?: Token
   /**
    * Records read together with `claim`, once it was held (TokenClaim.reads): the first attempt
-   * starts from them instead of reading its payment again; a re-run reads afresh.
+   * starts from them instead of reading its payment again; a re-run reads afresh. Ignored
+   * without `claim`.
    */
   reads?: ReadCache
 }
@@ -143,7 +144,9 @@ export class ExclusiveExecutor {
     describeGatewayRequest(request, attempt)
     let reply: Reply | undefined
     try {
-      reply = await gateway.execute(request, { catchReply: true, unit, reads: attempt === 1 ? options.reads : undefined })
+      // A copy read without the claim (none given) would not be one read under it.
+      const reads = attempt === 1 && options.claim !== undefined ? options.reads : undefined
+      reply = await gateway.execute(request, { catchReply: true, unit, reads })
     } catch (error) {
       // What the gateway recorded before it failed (a provider's refusal) is kept; a stale
       // copy (a lost compare-and-set, a lost claim) is not written at all.

@@ -97,6 +97,15 @@ t.test('a re-run after a lost compare-and-set reads afresh: the copy read ahead 
   t.match(await payments.find(payment.id as string), { description: 'written by another', clientEmail: 'buyer@example.com' })
 })
 
+t.test('records read ahead of a claim the executor takes itself are not used: they were not read under it', async (t) => {
+  const { executor, gateway, payments, token } = await setup()
+  gateway.addAction(new FnGatewayAction(Capture, async () => {}))
+  payments.given = []
+  await executor.execute(gateway, token, (target) => new Capture(target), { reads: new ReadCache().put(payments, token.details!.id, null) })
+  t.same(payments.given, [false])
+  t.equal(payments.reads, 1, 'the payment was read under the claim')
+})
+
 t.test('a top-level execute passes its reads to every load of its chain; a later execute without them reads', async (t) => {
   const { gateway, payments, token, readAhead } = await setup()
   gateway.addAction(new FnGatewayAction(GetHumanStatus, async (request) => { request.markCaptured() }))
