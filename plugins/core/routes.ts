@@ -4,7 +4,7 @@ import helmet, { type FastifyHelmetOptions } from '@fastify/helmet'
 import Fastify, { type FastifyError, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify'
 import {
   Authorize, Cancel, Capture, GetHumanStatus, LocateNotification, Notify, Payout, Refund, Sync, errorCodes, isErrorCode, runWithHttpRequest,
-  type Generic, type Paywire, type RequestNotSupportedError, type Token, type TokenClaim
+  type Generic, type Paywire, type ReadCache, type RequestNotSupportedError, type Token, type TokenClaim
 } from './engine/index.ts'
 import { donePayload } from './done.ts'
 import { buyerErrorHandler, routeNotFound } from './error-pages.ts'
@@ -116,9 +116,9 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
     return new errorCodes.PAYWIRE_ERR_TOKEN_NOT_FOUND()
   }
 
-  const runGateway = (request: FastifyRequest, gatewayName: string, paywireRequest: unknown) =>
+  const runGateway = (request: FastifyRequest, gatewayName: string, paywireRequest: unknown, reads?: ReadCache) =>
     runWithHttpRequest(httpRequestData(request, publicUrl(request)), () =>
-      paywire.getGateway(gatewayName).execute(paywireRequest, { catchReply: true }))
+      paywire.getGateway(gatewayName).execute(paywireRequest, { catchReply: true, reads }))
 
   /**
    * The token and the claim on its payment; a used token whose payment has a result page sends
@@ -163,7 +163,7 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
   const tokenRoute = (spec: RouteSpec) => async function paywireTokenRoute (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const claimed = await claimToken(request, request.params as TokenParams)
     if (typeof claimed === 'string') return reply.redirect(claimed, 303)
-    const { token, claim } = claimed
+    const { token, claim, reads } = claimed
     let gateway
     try {
       gateway = paywire.getGateway(token.gatewayName)
@@ -174,7 +174,7 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
     let result
     try {
       ({ reply: result } = await runWithHttpRequest(httpRequestData(request, publicUrl(request)), () =>
-        executor.execute(gateway, token, (target) => spec.createRequest(target as Token), { claim, invalidateToken: spec.invalidate ? token : undefined })))
+        executor.execute(gateway, token, (target) => spec.createRequest(target as Token), { claim, invalidateToken: spec.invalidate ? token : undefined, reads })))
     } catch (error) {
       // Another request completed with this link first (only a token storage whose claim
       // missed that can let this one run): nothing of this run was stored, and the buyer
@@ -231,10 +231,11 @@ export const paywireRoutes: FastifyPluginAsync<PaywireRoutesOptions> = async fun
 
   headNotAllowed('/done/:token', 'GET', 'paywireDone')
   app.get('/done/:token', { exposeHeadRoute: false, schema: doneRouteSchema }, async function paywireDoneRoute (request, reply) {
-    const token = await verifier.verify({ url: publicUrl(request), params: request.params as TokenParams, query: request.query as Record<string, unknown> })
+    // The token and its payment in one round trip where the store keeps them side by side.
+    const { token, reads } = await verifier.verifyAndRead({ url: publicUrl(request), params: request.params as TokenParams, query: request.query as Record<string, unknown> })
       .catch((error: unknown) => { throw asUnknownOnOtherRoutes(request, error) })
     const status = new GetHumanStatus(token)
-    const result = await runGateway(request, token.gatewayName, status)
+    const result = await runGateway(request, token.gatewayName, status, reads)
     if (result !== undefined) return sendReply(reply, result)
     const payload = donePayload(status, pages.doneFields)
     reply.header('cache-control', 'no-store')

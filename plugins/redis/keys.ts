@@ -49,6 +49,16 @@ export function recordKey (prefix: string, modelName: string, id: string): strin
   return `${prefix}${modelTag(modelName, id)}:model:${modelName}:${id}`
 }
 
+/**
+ * How the record key of a token's model starts when the model shares the token's tag (a
+ * token made by the token factory): a script that read the token appends the model's name
+ * and id to it and reads the record in the token's slot. For any other token the key it
+ * makes is no model's (its tag is not the model's), so nothing read there is ever taken for it.
+ */
+export function recordKeyStartOfTokenHash (prefix: string, hash: string): string {
+  return `${prefix}${tokenTag(hash)}:model:`
+}
+
 export function tokenKey (prefix: string, hash: string): string {
   return `${prefix}${tokenTag(hash)}:token:${hash}`
 }

@@ -46,7 +46,8 @@ export class RedisStorageBackend extends StorageBackend {
   }
 
   createTokenStorage (): TokenStorage {
-    return new RedisTokenStorage(this.client, { keyPrefix: this.keyPrefix, ttl: this.#tokenTtl })
+    // Records are read with their tokens only where this backend keeps them (not beside PostgreSQL).
+    return new RedisTokenStorage(this.client, { keyPrefix: this.keyPrefix, ttl: this.#tokenTtl, readsRecords: () => this.storesRecords })
   }
 
   createStorage<T extends object> (Model: ModelClass<T>, options: StorageOptions<T> = {}): Storage<T> {

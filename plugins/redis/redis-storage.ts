@@ -1,6 +1,6 @@
 import {
   AbstractStorage, checkDefer, checkDue, matchesCriteria, normalizeQuery, type Criteria, type FindByOptions, type ModelClass, type AttentionRead, type PaymentFacets, type PaymentPage,
-  type PaymentQuery, type PaymentSearch, type StagedWrite, type StorageOptions, type StoredRecord, hideConnection
+  type PaymentQuery, type PaymentSearch, type ReadCache, type StagedWrite, type StorageOptions, type StoredRecord, hideConnection
 } from '../core/engine/index.ts'
 import { counterKey, decodeRecord, guarded, idsKey, indexPrefix, recordKey, type RedisClient } from './keys.ts'
 import { commitOnRedis } from './redis-commit.ts'
@@ -72,8 +72,12 @@ export class RedisStorage<T extends object> extends AbstractStorage<T> implement
     await commitOnRedis(this.client, { writes: [write], invalidateTokens: [], tombstoneTtlMs: 0, releaseClaim: false, tokenKeyOf: () => '' })
   }
 
-  protected async doFind (id: string): Promise<StoredRecord | null> {
-    return parse(await guarded(this.client.get(this.recordKey(id))))
+  protected async doFind (id: string, reads?: ReadCache): Promise<StoredRecord | null> {
+    const key = this.recordKey(id)
+    // Read with the token by the same client (RedisTokenStorage): the same key, already read.
+    const ahead = reads?.take(this.client, key)
+    if (ahead !== undefined) return parse(ahead.value as string | null)
+    return parse(await guarded(this.client.get(key)))
   }
 
   protected override async doFindMany (ids: readonly string[]): Promise<Array<StoredRecord | null>> {

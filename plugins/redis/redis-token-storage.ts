@@ -1,8 +1,8 @@
 import {
-  Token, TokenStorage, assertTokenTtls, errorCodes, newClaimId, tokenTtlSeconds, tokenUsedError,
-  type Claim, type Identity, type TokenClaim, type TokenJSON, type TokenTtls, type UsedToken, hideConnection
+  ReadCache, Token, TokenStorage, assertTokenTtls, errorCodes, newClaimId, tokenTtlSeconds, tokenUsedError,
+  type Claim, type Identity, type TokenClaim, type TokenJSON, type TokenRead, type TokenTtls, type UsedToken, hideConnection
 } from '../core/engine/index.ts'
-import { USED_MARKER, claimKey, claimKeyOfTokenHash, guarded, hashTag, tokenKey, type RedisClient } from './keys.ts'
+import { USED_MARKER, claimKey, claimKeyOfTokenHash, guarded, hashTag, recordKeyStartOfTokenHash, tokenKey, type RedisClient } from './keys.ts'
 import { defineScript, type ScriptCall } from './scripts.ts'
 
 export interface RedisTokenStorageOptions {
@@ -10,20 +10,51 @@ export interface RedisTokenStorageOptions {
   keyPrefix?: string
   /** Lifetimes by token kind, in seconds; 0 keeps a token until it is invalidated. */
   ttl?: TokenTtls
+  /**
+   * Whether the tokens' models may be kept in this Redis under the same key prefix (a
+   * RedisStorage on this client): a token route then reads its payment's record in the
+   * round trip that finds the token (and claims it). Default: yes; a RedisStorageBackend
+   * answers whether it made any storage (with payments in PostgreSQL, it made none).
+   */
+  readsRecords?: () => boolean
 }
 
 /*
+ * Ends a script that holds the JSON of a live token in `token`: answers {token, the record
+ * of the token's model or nil}, or the token alone when it names no model. The record's key
+ * is <start> .. modelName .. ':' .. id (recordKeyStartOfTokenHash): only the token names it,
+ * so it cannot be in KEYS, but it carries the token's tag: it is in the token's slot, on the
+ * node a Cluster runs the script on.
+ */
+const withRecord = (start: string): string => `
+local ok, decoded = pcall(cjson.decode, token)
+local details = ok and type(decoded) == 'table' and decoded.details
+if type(details) ~= 'table' or type(details.modelName) ~= 'string' or type(details.id) ~= 'string' then return token end
+return {token, redis.call('GET', ${start} .. details.modelName .. ':' .. details.id)}`
+
+/*
  * find + claim in one round trip: answers the token JSON when the claim was taken
- * (holding the caller's claim id), 0 when another request holds it, the stored value when
- * the token was used ("used:" + its JSON), nil when there is no such token.
- *   KEYS: token, claim   ARGV: claim ms, claim id
+ * (holding the caller's claim id), with its model's record read under that claim unless
+ * ARGV[3] is '' (see withRecord); 0 when another request holds the claim, the stored value
+ * when the token was used ("used:" + its JSON), nil when there is no such token.
+ *   KEYS: token, claim   ARGV: claim ms, claim id, record key start ('': read no record)
  */
 const CLAIM_SCRIPT = `
 local token = redis.call('GET', KEYS[1])
 if not token then return nil end
 if string.sub(token, 1, 5) == 'used:' then return token end
-if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[1]) then return token end
-return 0`
+if not redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[1]) then return 0 end
+if ARGV[3] == '' then return token end` + withRecord('ARGV[3]')
+
+/*
+ * find, with the token's model's record (see withRecord), in one round trip; writes nothing.
+ * Answers nil when there is no live token.   KEYS: token   ARGV: record key start
+ */
+const READ_SCRIPT = `
+local token = redis.call('GET', KEYS[1])
+if not token or string.sub(token, 1, 5) == 'used:' then return false end` + withRecord('ARGV[1]')
+
+type WithRecord = string | [string, string | null]
 
 /*
  * Stores tokens, all or none: one script call joins the client's auto-pipeline (a MULTI
@@ -68,7 +99,9 @@ export class RedisTokenStorage extends TokenStorage {
   readonly keyPrefix: string
   readonly #ttl: TokenTtls
   readonly #saveTokens: ScriptCall<number>
-  readonly #claimToken: ScriptCall<string | 0 | null>
+  readonly #claimToken: ScriptCall<WithRecord | 0 | null>
+  readonly #readToken: ScriptCall<WithRecord | null>
+  readonly #readsRecords: () => boolean
   readonly #renewClaim: ScriptCall<number>
   readonly #releaseClaim: ScriptCall<number>
   readonly #invalidateToken: ScriptCall<number>
@@ -81,7 +114,9 @@ export class RedisTokenStorage extends TokenStorage {
     this.keyPrefix = options.keyPrefix ?? 'paywire:'
     this.#ttl = assertTokenTtls(options.ttl ?? {}, 'ttl')
     this.#saveTokens = defineScript(client, 'paywireSaveTokens', null, SAVE_SCRIPT)
+    this.#readsRecords = options.readsRecords ?? (() => true)
     this.#claimToken = defineScript(client, 'paywireClaimToken', 2, CLAIM_SCRIPT)
+    this.#readToken = defineScript(client, 'paywireReadToken', 1, READ_SCRIPT)
     this.#renewClaim = defineScript(client, 'paywireRenewClaim', 1, RENEW_SCRIPT)
     this.#releaseClaim = defineScript(client, 'paywireReleaseClaim', 1, RELEASE_SCRIPT)
     this.#invalidateToken = defineScript(client, 'paywireInvalidateToken', 1, INVALIDATE_SCRIPT)
@@ -126,12 +161,22 @@ export class RedisTokenStorage extends TokenStorage {
     return token.details === null ? claimKeyOfTokenHash(this.keyPrefix, token.hash) : this.claimKey(token.details)
   }
 
+  /** The token and its model's record in one script, when they may live side by side (see readsRecords). */
+  override async findAndRead (hash: string): Promise<TokenRead> {
+    const start = this.#recordKeyStart(hash)
+    if (start === '') return { token: await this.find(hash) }
+    const answer = await guarded(this.#readToken(this.tokenKey(hash), start))
+    if (answer === null) return { token: null }
+    return this.#withRecord(answer, start)
+  }
+
   override async claim (hash: string, ttlMs: number): Promise<TokenClaim | null> {
     const id = newClaimId()
     const key = claimKeyOfTokenHash(this.keyPrefix, hash)
+    const start = this.#recordKeyStart(hash)
     let answer
     try {
-      answer = await guarded(this.#claimToken(this.tokenKey(hash), key, ttlMs, id))
+      answer = await guarded(this.#claimToken(this.tokenKey(hash), key, ttlMs, id, start))
     } catch (error) {
       // A claim that timed out may still be applied when Redis answers again: a release
       // sent after it on the same connection is applied after it, so the buyer's retry
@@ -141,12 +186,12 @@ export class RedisTokenStorage extends TokenStorage {
     }
     if (answer === 0) throw new errorCodes.PAYWIRE_ERR_PAYMENT_BUSY()
     if (answer === null) return null
-    if (answer.startsWith(USED_MARKER)) throw tokenUsedError(usedOf(answer), parse(answer.slice(USED_MARKER.length)).targetUrl)
-    const token = parse(answer)
+    if (typeof answer === 'string' && answer.startsWith(USED_MARKER)) throw tokenUsedError(usedOf(answer), parse(answer.slice(USED_MARKER.length)).targetUrl)
+    const { token, reads } = this.#withRecord(answer, start)
     // A token not made by the token factory (its hash does not start with its model's tag)
-    // has its payment's claim elsewhere: take that one instead.
+    // has its payment's claim elsewhere: take that one instead (its record was not read under it).
     const expected = this.tokenClaimKey(token)
-    if (expected === key) return { token, claim: { key, id } }
+    if (expected === key) return { token, claim: { key, id }, reads }
     await this.releaseClaim({ key, id })
     return await this.readUnderClaim(hash, await this.claimByKey(expected, ttlMs))
   }
@@ -170,6 +215,18 @@ export class RedisTokenStorage extends TokenStorage {
 
   tokenKey (hash: string): string {
     return tokenKey(this.keyPrefix, hash)
+  }
+
+  #recordKeyStart (hash: string): string {
+    return this.#readsRecords() ? recordKeyStartOfTokenHash(this.keyPrefix, hash) : ''
+  }
+
+  /** A script's token, and the record it read with it as this client's copy of the key it read. */
+  #withRecord (answer: WithRecord, start: string): { token: Token, reads?: ReadCache } {
+    if (typeof answer === 'string') return { token: parse(answer) }
+    const token = parse(answer[0])
+    const details = token.details as Identity
+    return { token, reads: new ReadCache().put(this.client, `${start}${details.modelName}:${details.id}`, answer[1]) }
   }
 }
 

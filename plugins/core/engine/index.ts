@@ -83,7 +83,8 @@ export { Payment } from './model/payment.ts'
 export { Payout as PayoutModel } from './model/payout.ts'
 export { Token, type TokenJSON, type TokenKind } from './model/token.ts'
 
-export type { Storage, Criteria, FindByOptions, ModelClass } from './storage/storage.ts'
+export type { Storage, Criteria, FindByOptions, FindOptions, ModelClass } from './storage/storage.ts'
+export { ReadCache } from './storage/read-cache.ts'
 export { reindexPayments, type ReindexReport } from './storage/reindex.ts'
 export { isPaymentSearch, type AttentionRead, type PaymentFacets, type PaymentPage, type PaymentQuery, type PaymentSearch } from './storage/payment-search.ts'
 export {
@@ -110,7 +111,7 @@ export { StorageRegistry } from './storage/storage-registry.ts'
 
 export {
   TokenStorage, DEFAULT_TOKEN_TTL_SECONDS, CLAIM_HOLDER, assertTokenTtls, claimHolder, newClaimId, tokenTtlSeconds, tokenUsedError,
-  type Claim, type TokenClaim, type TokenTtls, type UsedToken
+  type Claim, type TokenClaim, type TokenRead, type TokenTtls, type UsedToken
 } from './security/token-storage.ts'
 export { affinityTag, AFFINITY_TAG_LENGTH } from './random.ts'
 export { MemoryTokenStorage, type MemoryTokenStorageOptions } from './security/memory-token-storage.ts'

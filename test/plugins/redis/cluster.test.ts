@@ -131,6 +131,13 @@ t.test('tokens of several payments are saved in one call and each claims its own
   for (const token of made) {
     const claimed = await tokens.claim(token.hash, 10_000)
     t.equal(claimed?.token.details?.id, token.details?.id)
+    // Read by the claim script from the token's slot, on the node that holds it: no second read.
+    t.equal(claimed?.reads?.size, 1)
+    t.equal((await payments.find(token.details!, { reads: claimed?.reads }))?.id, token.details?.id)
+    t.equal(claimed?.reads?.size, 0, 'the payment came with its claim')
+    const read = await tokens.findAndRead(token.hash)
+    t.equal((await payments.find(token.details!, { reads: read.reads }))?.id, token.details?.id)
+    t.equal(read.reads?.size, 0, 'and with the token alone')
     t.equal(await tokens.invalidate(token.hash), true)
     await tokens.releaseClaim(claimed!.claim)
   }

@@ -12,6 +12,7 @@ import type { PaymentFacets } from '../storage/payment-search.ts'
 import type { Claim, TokenStorage } from '../security/token-storage.ts'
 import type { StorageBackend } from '../commit/storage-backend.ts'
 import type { StorageRegistry } from '../storage/storage-registry.ts'
+import type { ReadCache } from '../storage/read-cache.ts'
 import { describeGatewayRequest, runInSpan, startGatewayExecuteSpan } from '../observability/telemetry.ts'
 import { UnitOfWork, type UnitOfWorkParts } from '../commit/unit-of-work.ts'
 
@@ -46,6 +47,12 @@ export interface ExclusiveOptions {
   claim?: Claim
   /** A token to use up when the request completes (no reply, no error), in the same commit. */
   invalidateToken?: Token
+  /**
+   * Records read together with `claim`, once it was held (TokenClaim.reads): the first attempt
+   * starts from them instead of reading its payment again; a re-run reads afresh. Ignored
+   * without `claim`.
+   */
+  reads?: ReadCache
 }
 
 export interface ExclusiveResult<R> {
@@ -61,7 +68,8 @@ export interface ExclusiveResult<R> {
  * One writer per payment. Runs a gateway request on a payment while holding the payment's
  * claim: the claim is taken (or busy: PAYWIRE_ERR_PAYMENT_BUSY), renewed while the gateway
  * runs, and released in the same commit as the payment's changes and the token's
- * invalidation. The payment is read again under the claim, so the request starts from
+ * invalidation. The payment is read again under the claim (or, on a store that can, by the
+ * same atomic step that took it: ExclusiveOptions.reads), so the request starts from
  * every fact stored before it. A request that still loses a compare-and-set (a writer that
  * does not claim, a claim that expired) reads again and re-runs, a bounded number of times;
  * gateways make that safe by storing provider idempotency ids before each call (Checkpoint).
@@ -136,7 +144,9 @@ export class ExclusiveExecutor {
     describeGatewayRequest(request, attempt)
     let reply: Reply | undefined
     try {
-      reply = await gateway.execute(request, { catchReply: true, unit })
+      // A copy read without the claim (none given) would not be one read under it.
+      const reads = attempt === 1 && options.claim !== undefined ? options.reads : undefined
+      reply = await gateway.execute(request, { catchReply: true, unit, reads })
     } catch (error) {
       // What the gateway recorded before it failed (a provider's refusal) is kept; a stale
       // copy (a lost compare-and-set, a lost claim) is not written at all.

@@ -10,6 +10,7 @@ import { Identity } from '../model/identity.ts'
 import { Reply } from '../requests/replies.ts'
 import { runInSpan, startActionSpan, startGatewayExecuteSpan } from '../observability/telemetry.ts'
 import type { UnitOfWork } from '../commit/unit-of-work.ts'
+import type { ReadCache } from '../storage/read-cache.ts'
 
 export interface ExecuteOptions {
   /** Return a reply instead of throwing it. */
@@ -21,6 +22,12 @@ export interface ExecuteOptions {
    * request that changes another payment (a webhook) commits on its own.
    */
   unit?: UnitOfWork
+  /**
+   * Records the caller read with the request's token (TokenClaim.reads, TokenRead.reads): the
+   * storage extension loads the request's model from there instead of reading it again.
+   * Only for a top-level execute.
+   */
+  reads?: ReadCache
 }
 
 export interface RequestNotSupportedError extends Error {
@@ -99,7 +106,7 @@ export class Gateway {
   async execute (request: unknown, options: ExecuteOptions = {}): Promise<Reply | undefined> {
     const parent = options.unit === undefined ? currentContext.getStore() : undefined
     const previous = parent !== undefined && parent.gateway === this ? [...parent.previous, parent] : []
-    const context = new Context(this, request, previous, previous.length === 0 ? options.unit : undefined)
+    const context = previous.length === 0 ? new Context(this, request, previous, options.unit, options.reads) : new Context(this, request, previous)
     // With a unit, the caller (ExclusiveExecutor) holds the span: it also covers the commit.
     const span = previous.length === 0 && options.unit === undefined ? startGatewayExecuteSpan(this.#name, request) : undefined
     if (span === undefined) {

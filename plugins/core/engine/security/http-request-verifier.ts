@@ -5,6 +5,7 @@ import {
 } from '../errors.ts'
 import { Token } from '../model/token.ts'
 import { TOKEN_PARAMETER } from './token-factory.ts'
+import type { ReadCache } from '../storage/read-cache.ts'
 import type { TokenClaim, TokenStorage } from './token-storage.ts'
 
 /** The parts of an HTTP request a token can come from. */
@@ -42,10 +43,16 @@ export class HttpRequestVerifier {
 
   async verify (request: VerifiableRequest | Token): Promise<Token> {
     if (request instanceof Token) return request
-    const token = await this.tokenStorage.find(this.#hashOf(request))
-    if (token === null) throw new PAYWIRE_ERR_TOKEN_NOT_FOUND()
-    if (!samePath(request.url, token.targetUrl)) throw new PAYWIRE_ERR_TOKEN_PATH_MISMATCH()
-    return token
+    return this.#checked(request, await this.tokenStorage.find(this.#hashOf(request)))
+  }
+
+  /**
+   * verify(), and the token's model read with it where the store allows (TokenStorage.findAndRead):
+   * pass `reads` to the gateway's execute (ExecuteOptions.reads) and it is not read again.
+   */
+  async verifyAndRead (request: VerifiableRequest): Promise<{ token: Token, reads?: ReadCache }> {
+    const { token, reads } = await this.tokenStorage.findAndRead(this.#hashOf(request))
+    return { token: this.#checked(request, token), reads }
   }
 
   /**
@@ -71,6 +78,12 @@ export class HttpRequestVerifier {
   /** Uses the token up: it cannot be used again. */
   async invalidate (token: Token): Promise<boolean> {
     return await this.tokenStorage.invalidate(token.hash)
+  }
+
+  #checked (request: VerifiableRequest, token: Token | null): Token {
+    if (token === null) throw new PAYWIRE_ERR_TOKEN_NOT_FOUND()
+    if (!samePath(request.url, token.targetUrl)) throw new PAYWIRE_ERR_TOKEN_PATH_MISMATCH()
+    return token
   }
 
   #hashOf (request: VerifiableRequest): string {

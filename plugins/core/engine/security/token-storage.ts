@@ -3,6 +3,7 @@ import { generateLockId } from '../random.ts'
 import { PAYWIRE_ERR_INVALID_OPTION, PAYWIRE_ERR_PAYMENT_BUSY, PAYWIRE_ERR_TOKEN_USED } from '../errors.ts'
 import type { Identity } from '../model/identity.ts'
 import type { Token, TokenKind } from '../model/token.ts'
+import type { ReadCache } from '../storage/read-cache.ts'
 
 /**
  * Lifetimes by token kind, in seconds (0: never expires). Capture-like tokens live long
@@ -55,6 +56,18 @@ export interface Claim {
 export interface TokenClaim {
   token: Token
   claim: Claim
+  /**
+   * The token's model as the store read it in the same atomic step that took the claim (a
+   * store keeping tokens and records side by side can): the request starts from it instead
+   * of reading it again (ExclusiveOptions.reads).
+   */
+  reads?: ReadCache
+}
+
+/** A live token (null: none, expired or used), and its model's record where the store read it in the same round trip. */
+export interface TokenRead {
+  token: Token | null
+  reads?: ReadCache
 }
 
 /** What a used token leaves behind: where its holder goes instead (the done page), if anywhere. */
@@ -100,6 +113,15 @@ export abstract class TokenStorage {
   abstract save (tokens: readonly Token[]): Promise<void>
   /** A live token; null when there is none, or it expired or was used. */
   abstract find (hash: string): Promise<Token | null>
+  /**
+   * find(), and where the store keeps the token's model beside it, the model's record read in
+   * the same round trip (a done page needs both): the storage of that record takes it from
+   * `reads` instead of reading it again. Reads only, like find(). The default reads the token alone.
+   */
+  async findAndRead (hash: string): Promise<TokenRead> {
+    return { token: await this.find(hash) }
+  }
+
   /** What a used token left, while the done page it led to may still be visited; null otherwise. */
   abstract findUsed (hash: string): Promise<UsedToken | null>
   /**

@@ -4,7 +4,8 @@ import { humanifyValue } from '../observability/humanify.ts'
 import { Identity } from '../model/identity.ts'
 import type { PaymentFacets } from './payment-search.ts'
 import { assertStorable } from './storable.ts'
-import type { Criteria, FindByOptions, ModelClass, Storage } from './storage.ts'
+import type { ReadCache } from './read-cache.ts'
+import type { Criteria, FindByOptions, FindOptions, ModelClass, Storage } from './storage.ts'
 
 export interface StorageOptions<T extends object> {
   /** Property holding the id. Default: "id". */
@@ -209,12 +210,12 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
     this.settle(model, write)
   }
 
-  async find (id: string | Identity): Promise<T | null> {
+  async find (id: string | Identity, options?: FindOptions): Promise<T | null> {
     if (id instanceof Identity) {
       if (id.modelName !== this.modelName) return null
       id = id.id
     }
-    const stored = await this.doFind(id)
+    const stored = await this.doFind(id, options?.reads)
     return stored === null ? null : this.revive(stored)
   }
 
@@ -263,7 +264,8 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
    * else throws this.conflict(id) and changes nothing.
    */
   protected abstract doWrite (write: StagedWrite): Promise<void>
-  protected abstract doFind (id: string): Promise<StoredRecord | null>
+  /** `reads`: what the request read ahead (see ReadCache); a backend that finds its record there need not read it. */
+  protected abstract doFind (id: string, reads?: ReadCache): Promise<StoredRecord | null>
   /** Override where the backend fetches several records at once. */
   protected async doFindMany (ids: readonly string[]): Promise<Array<StoredRecord | null>> {
     return await Promise.all(ids.map((id) => this.doFind(id)))

@@ -1,4 +1,5 @@
 import type { Identity } from '../model/identity.ts'
+import type { ReadCache } from './read-cache.ts'
 
 export type Criteria = Record<string, unknown>
 
@@ -7,6 +8,15 @@ export interface FindByOptions {
   offset?: number
   /** Return at most this many matches. */
   limit?: number
+}
+
+export interface FindOptions {
+  /**
+   * Records this request already read with something else (its token): a storage that finds
+   * the record there takes that copy instead of reading it again (see ReadCache). Storages
+   * may ignore it.
+   */
+  reads?: ReadCache
 }
 
 /**
@@ -33,7 +43,7 @@ export interface Storage<T extends object = object> {
   update (model: T): Promise<void>
   /** Deletes the record; a compare-and-set like update() when the model was read from this storage. */
   delete (model: T): Promise<void>
-  find (id: string | Identity): Promise<T | null>
+  find (id: string | Identity, options?: FindOptions): Promise<T | null>
   /** Several models in one call (one round trip where the backend allows it), in the order asked; null where missing. */
   findMany (ids: readonly string[]): Promise<Array<T | null>>
   /** Models whose fields equal every criteria value; keys may be dotted paths ("details.id"). */

@@ -46,7 +46,8 @@ export class StorageExtension implements Extension {
     const model = request.model
     if (model instanceof Identity) {
       const storage = this.storages.getByModelName(model.modelName)
-      const found = await storage?.find(model)
+      // What the caller read with the token (the claim script's copy of the payment) saves a round trip.
+      const found = await storage?.find(model, { reads: context.root.reads })
       if (found !== null && found !== undefined) {
         if (!(storage instanceof AbstractStorage)) this.#saved.set(found, JSON.stringify(found))
         request.model = found
