@@ -227,7 +227,7 @@ export async function commitOnRedis (client: RedisClient, commit: RedisCommit): 
   if (marked !== undefined && !await marked) await markDue?.(partitions).catch(() => {})
   const answers = await Promise.all(sent)
   await Promise.all(plans.map(async (step, position) => {
-    const left = rest(client, step, olds[position] ?? [], answers[position])
+    const left = rest(client, step, olds[position] as string[], answers[position])
     if (left !== undefined) await sendStep(client, step.storage.search.stepKeys, left)
   }))
 }
