@@ -10,8 +10,8 @@ import type { RedisStorage } from './redis-storage.ts'
  *
  * Every key it touches is in KEYS, and a payment's record, tokens and claim share a hash
  * tag, so on a Redis Cluster the commit of one payment is one script on its slot. The
- * creation-ordered list and the indexes live elsewhere (see index-script.ts): the script
- * answers the indexed values the records had, so the caller can move the index entries.
+ * creation-ordered list, the indexes and the search facets live elsewhere (see step-script.ts):
+ * the script answers the indexed values the records had, so the caller can move the index entries.
  *
  * The events the writes make go into their payment's outbox list (same tag) in the same
  * script: the transactional outbox. On a single Redis the due index is in the script too;
@@ -69,9 +69,12 @@ for w = 1, writes do
   a = a + 3 + #fields
   k = k + 1
 end
-for t = 0, tokens - 1 do
-  local token = redis.call('GET', KEYS[k + t])
+-- Read once: the writes below use what the check read (nothing else runs in between).
+local read = {}
+for t = 1, tokens do
+  local token = redis.call('GET', KEYS[k + t - 1])
   if token and string.sub(token, 1, 5) == 'used:' then return {'token_used'} end
+  read[t] = token
 end
 if checkOnly then return {'ok'} end
 
@@ -90,9 +93,8 @@ for w = 1, writes do
 end
 
 for t = 1, tokens do
-  local key = KEYS[k]
-  local token = redis.call('GET', key)
-  if token and string.sub(token, 1, 5) ~= 'used:' then
+  local key, token = KEYS[k], read[t]
+  if token then
     if usedTtl > 0 then redis.call('SET', key, 'used:' .. token, 'PX', usedTtl) else redis.call('SET', key, 'used:' .. token) end
   end
   k = k + 1

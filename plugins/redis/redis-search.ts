@@ -1,8 +1,9 @@
 import {
-  isDue, type AttentionRead, matchesQuery, pageOf, type NormalizedQuery, type PaymentFacets, type PaymentPage, type StagedWrite
+  isDue, type AttentionRead, matchesQuery, pageOf, type NormalizedQuery, type PaymentFacets, type PaymentPage
 } from '../core/engine/index.ts'
-import { guarded, type RedisClient } from './keys.ts'
+import { counterKey, guarded, idsKey, type RedisClient } from './keys.ts'
 import { defineScript } from './scripts.ts'
+import { sendStep, type StepFacets, type StepKeys } from './step-script.ts'
 
 /*
  * PaymentSearch on Redis. Every key lives under the model's own hash tag (`{Payment}`, like
@@ -16,46 +17,22 @@ import { defineScript } from './scripts.ts'
  *
  * ISO times of one length sort as text, so "<createdAt>|<id>" members give the keyset order
  * (createdAt, id) and a cursor is a lexicographic bound (ZRANGE … BYLEX REV). The facets follow
- * the record in the commit's index step (redis-commit.ts): a Cluster keeps the record in its
- * payment's slot and these keys in the model's, which no one script may span.
+ * the record in the write's second step, with the list and the indexes (step-script.ts,
+ * redis-commit.ts): a Cluster keeps the record in its payment's slot and these keys in the
+ * model's, which no one script may span. Each set's membership is what the stored facets say
+ * (every script changes both together), so a step reads the old facets and moves the member only
+ * between the sets that changed.
  */
-
-/** Facets as stored: with the version of the record they were read from, so an older commit's step never replaces a newer one's. */
-interface StoredFacets extends PaymentFacets {
-  v: number
-}
 
 /**
- * Replaces a payment's facets (or removes them) and moves its index entries, in one round
- * trip after the commit. The old entries' keys are derived here from the stored facets: they
- * share the declared keys' hash tag, so they are in the same slot, which a Cluster serves.
- * Facets of a newer record version than the write's are kept (two commits' steps crossed).
- *
- *   KEYS: facets hash, attention set, then the sets to add the new member to
- *   ARGV: key prefix, id, new facets ('' delete), record version, new member, attention score ('' none)
+ * Facets as stored: with the version of the record they were read from (`v`), so an older
+ * write's step never replaces a newer one's, and, when a write's step stored them, that version
+ * again (`w`): its step put every index entry of that record version (see step-script.ts).
  */
-const FACETS_SCRIPT = `
-local prefix, id, facets, version, new, score = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6]
-local stored = redis.call('HGET', KEYS[1], id)
-if stored then
-  local old = cjson.decode(stored)
-  if facets ~= '' and old.v > version then return 0 end
-  local member = old.createdAt .. '|' .. id
-  redis.call('ZREM', prefix .. 'created', member)
-  redis.call('ZREM', prefix .. 'status:' .. old.status, member)
-  redis.call('ZREM', prefix .. 'gateway:' .. old.gatewayName, member)
-  redis.call('ZREM', prefix .. 'currency:' .. old.currencyCode, member)
-  for _, provider in ipairs(old.providerIds) do redis.call('ZREM', prefix .. 'provider:' .. provider, member) end
-end
-if facets == '' then
-  redis.call('HDEL', KEYS[1], id)
-  redis.call('ZREM', KEYS[2], id)
-  return 1
-end
-for i = 3, #KEYS do redis.call('ZADD', KEYS[i], 0, new) end
-redis.call('HSET', KEYS[1], id, facets)
-if score == '' then redis.call('ZREM', KEYS[2], id) else redis.call('ZADD', KEYS[2], score, id) end
-return 1`
+interface StoredFacets extends PaymentFacets {
+  v: number
+  w?: number
+}
 
 /**
  * Defers a payment's attention (PaymentSearch.deferAttention): only while its facets are still
@@ -77,10 +54,15 @@ const BATCH = 200
 export class RedisPaymentSearch {
   readonly #client: RedisClient
   readonly #prefix: string
+  /** The model's list and search keys, as a step (step-script.ts) takes them. */
+  readonly stepKeys: StepKeys
 
   constructor (client: RedisClient, keyPrefix: string, modelName: string) {
     this.#client = client
     this.#prefix = `${keyPrefix}search:{${modelName}}:`
+    this.stepKeys = {
+      ids: idsKey(keyPrefix, modelName), counter: counterKey(keyPrefix, modelName), facets: this.facetsKey, attention: this.attentionKey, searchPrefix: this.#prefix
+    }
   }
 
   get facetsKey (): string {
@@ -99,24 +81,25 @@ export class RedisPaymentSearch {
     return `${this.#prefix}${facet}:${value}`
   }
 
-  /** The sets a payment's member is in (FACETS_SCRIPT derives the same names). */
-  #keysOf (facets: PaymentFacets): string[] {
+  /** The sets a payment's member is in (STEP_SCRIPT derives the old ones' names the same way). */
+  #setsOf (facets: PaymentFacets): string[] {
     return [this.createdKey, this.key('status', facets.status), this.key('gateway', facets.gatewayName),
       this.key('currency', facets.currencyCode), ...facets.providerIds.map((id) => this.key('provider', id))]
   }
 
-  /** Stores a write's facets (or removes a deleted payment's), once its record is stored. A write without facets leaves them. */
-  async apply (write: StagedWrite): Promise<void> {
-    if (write.record !== null && write.facets === undefined) return
-    const version = Math.max(write.expectedVersion, 0) + 1
-    await this.put(write.id, write.facets === undefined ? undefined : { ...write.facets, v: version }, version)
+  /**
+   * A write's facets as its step stores them, with the record version; `healed`: the step puts
+   * every index entry of that version (a write's step does; reindexing does not).
+   */
+  stepFacets (facets: PaymentFacets, version: number, healed: boolean): StepFacets {
+    const stored: StoredFacets = healed ? { ...facets, v: version, w: version } : { ...facets, v: version }
+    return { json: JSON.stringify(stored), member: member(facets), sets: this.#setsOf(facets), ...(facets.attentionAt === undefined ? {} : { attentionAt: facets.attentionAt }) }
   }
 
+  /** Stores a payment's facets (or removes them), unless facets of a newer record version are stored; its list and indexes are left. */
   async put (id: string, next: StoredFacets | undefined, version = next?.v ?? 0): Promise<void> {
-    const script = defineScript<number>(this.#client, 'paywireFacets', null, FACETS_SCRIPT)
-    const keys = [this.facetsKey, this.attentionKey, ...(next === undefined ? [] : this.#keysOf(next))]
-    await guarded(script(keys.length, ...keys, this.#prefix, id, next === undefined ? '' : JSON.stringify(next), version,
-      next === undefined ? '' : member(next), next?.attentionAt === undefined ? '' : Date.parse(next.attentionAt)))
+    const facets = next === undefined ? null : this.stepFacets(next, version, false)
+    await sendStep(this.#client, this.stepKeys, { id, version, adds: [], heals: [], removes: [], list: '', facets })
   }
 
   /** PaymentSearch.deferAttention, `until` checked: the facets are read and checked here, then swapped only if still the same. */
@@ -194,7 +177,7 @@ function idOf (entry: string): string {
 }
 
 function facetsOf (json: string): PaymentFacets {
-  const { v: _version, ...facets } = JSON.parse(json) as StoredFacets
+  const { v: _version, w: _healed, ...facets } = JSON.parse(json) as StoredFacets
   return facets
 }
 
