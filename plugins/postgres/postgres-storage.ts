@@ -5,7 +5,8 @@ import {
   type StagedWrite, type StorageOptions, type StoredRecord, hideConnection
 } from '../core/engine/index.ts'
 import { PostgresPaymentSearch } from './postgres-search.ts'
-import { callCommit, guarded, prepared, quoted, type Prepared } from './sql.ts'
+import { SameTickWrites } from './same-tick-writes.ts'
+import { guarded, prepared, quoted, type Prepared } from './sql.ts'
 
 export interface PostgresStorageOptions<T extends object> extends StorageOptions<T> {
   /** The schema holding Paywire's tables. Default "paywire". */
@@ -89,7 +90,7 @@ export class PostgresStorage<T extends object> extends AbstractStorage<T> implem
   readonly pool: Pool
   readonly schema: string
   readonly #table: string
-  readonly #commit: (values: unknown[]) => Prepared
+  readonly #writes: SameTickWrites
   readonly #find: (values: unknown[]) => Prepared
   readonly #search: PostgresPaymentSearch
 
@@ -100,7 +101,7 @@ export class PostgresStorage<T extends object> extends AbstractStorage<T> implem
     hideConnection(this, 'pool')
     this.schema = options.schema ?? 'paywire'
     this.#table = `${quoted(this.schema)}.records`
-    this.#commit = commitCall(this.schema)
+    this.#writes = SameTickWrites.of(pool, this.schema)
     this.#find = prepared(`SELECT record, version FROM ${this.#table} WHERE model = $1 AND md5(id) = md5($2) AND id = $2`)
     this.#search = new PostgresPaymentSearch(pool, this.schema, this.modelName)
   }
@@ -125,7 +126,8 @@ export class PostgresStorage<T extends object> extends AbstractStorage<T> implem
 
   protected async doWrite (write: StagedWrite): Promise<void> {
     const payload = `{"writes":[${writePayload(this.modelName, write)}],"tokens":[]}`
-    if (await callCommit(this.pool, this.#commit, payload) !== 'ok') throw this.conflict(write.id)
+    // With a token save of the same tick (the prepare), one statement: SameTickWrites.
+    if (await this.#writes.commit(payload) !== 'ok') throw this.conflict(write.id)
   }
 
   protected async doFind (id: string): Promise<StoredRecord | null> {

@@ -3,6 +3,7 @@ import {
   Token, TokenStorage, assertTokenTtls, errorCodes, isStorableText, newClaimId, tokenTtlSeconds, tokenUsedError,
   type Claim, type TokenClaim, type TokenJSON, type TokenTtls, type UsedToken, hideConnection
 } from '../core/engine/index.ts'
+import { SameTickWrites } from './same-tick-writes.ts'
 import { guarded, prepared, quoted, type Prepared } from './sql.ts'
 
 export interface PostgresTokenStorageOptions {
@@ -38,7 +39,7 @@ export class PostgresTokenStorage extends TokenStorage {
   readonly #ttl: TokenTtls
   readonly #tokens: string
   readonly #claims: string
-  readonly #save: (values: unknown[]) => Prepared
+  readonly #writes: SameTickWrites
   readonly #find: (values: unknown[]) => Prepared
   readonly #claim: (values: unknown[]) => Prepared
   readonly #sweepIntervalMs: number
@@ -56,11 +57,7 @@ export class PostgresTokenStorage extends TokenStorage {
     this.#tokens = `${quoted(this.schema)}.tokens`
     this.#claims = `${quoted(this.schema)}.claims`
     // The buyer's path: prepared once per connection.
-    this.#save = prepared(`INSERT INTO ${this.#tokens} (hash, model, model_id, token, used, expires_at)
-      SELECT r.hash, r.model, r.model_id, r.token, false, CASE WHEN r.ttl > 0 THEN clock_timestamp() + r.ttl * interval '1 millisecond' END
-      FROM jsonb_to_recordset($1::jsonb) AS r (hash text, model text, model_id text, token jsonb, ttl bigint)
-      ON CONFLICT (md5(hash)) DO UPDATE SET model = EXCLUDED.model, model_id = EXCLUDED.model_id, token = EXCLUDED.token,
-        used = false, expires_at = EXCLUDED.expires_at`)
+    this.#writes = SameTickWrites.of(pool, this.schema)
     this.#find = prepared(`SELECT token FROM ${this.#tokens} WHERE ${HASH} AND NOT used AND ${LIVE}`)
     this.#claim = prepared(`
       WITH t AS (
@@ -94,8 +91,8 @@ export class PostgresTokenStorage extends TokenStorage {
       token: token.toJSON(),
       ttl: ttlMs(tokenTtlSeconds(token.kind, this.#ttl))
     }))
-    // A hash saved again replaces the token, as a Redis SET does.
-    await guarded(this.pool.query(this.#save([JSON.stringify(rows)])))
+    // A hash saved again replaces the token, as a Redis SET does; with a record's write of the same tick, one statement (SameTickWrites).
+    await this.#writes.save(JSON.stringify(rows))
     if (this.#sweepIntervalMs > 0 && this.#now() - this.#lastSweep >= this.#sweepIntervalMs) {
       this.#lastSweep = this.#now()
       // In the background: a failed sweep only leaves expired rows (invisible anyway) for the next one.
