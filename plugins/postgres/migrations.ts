@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg'
 import { PAYWIRE_ERR_POSTGRES_SCHEMA_OUTDATED, PAYWIRE_ERR_POSTGRES_SCHEMA_TOO_NEW } from './errors.ts'
+import { dueMigration } from './due-migration.ts'
 import { searchMigration } from './search-migration.ts'
 import { quoted } from './sql.ts'
 
@@ -309,6 +310,11 @@ $fn$;`
     version: 5,
     name: 'payment facets for operator search and the reconciliation sweeper',
     sql: searchMigration
+  },
+  {
+    version: 6,
+    name: 'the outbox\'s due index: one row per partition with events waiting',
+    sql: dueMigration
   }
 ]
 

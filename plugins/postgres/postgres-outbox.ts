@@ -3,7 +3,7 @@ import {
   DEAD_EVENTS_KEPT, newClaimId,
   type Outbox, type OutboxBatch, type OutboxEntry, type OutboxLease, type OutboxRecord, type SettledEntry, type Settlement, hideConnection
 } from '../core/engine/index.ts'
-import { guarded, quoted } from './sql.ts'
+import { guarded, prepared, quoted, type Prepared } from './sql.ts'
 
 interface Row {
   id: string
@@ -30,19 +30,31 @@ function entryOf (row: Row): OutboxEntry {
 /**
  * The outbox in PostgreSQL (migration 2): the commit function inserts a commit's events in
  * its own transaction; a partition's head is its oldest event not dead. Leases are rows
- * that expire on the server's clock, like claims.
+ * that expire on the server's clock, like claims. Which partitions are due is read from the
+ * due index (migration 6, due-migration.ts), which the settles keep in the same statement.
  */
 export class PostgresOutbox implements Outbox {
   readonly pool: Pool
   readonly #s: string
-  readonly #heads: string
+  readonly #due: (values: unknown[]) => Prepared
+  readonly #nextDueAt: (values: unknown[]) => Prepared
+  readonly #leaseBatch: (values: unknown[]) => Prepared
+  readonly #settleBatch: (values: unknown[]) => Prepared
+  readonly #refreshDue: (values: unknown[]) => Prepared
 
   constructor (pool: Pool, schema: string) {
     this.pool = pool
     // Its options hold the server's password: out of inspect() and JSON of this object.
     hideConnection(this, 'pool')
     this.#s = quoted(schema)
-    this.#heads = `SELECT DISTINCT ON (partition) partition, due_ms FROM ${this.#s}.outbox WHERE dead_at IS NULL ORDER BY partition, seq`
+    const s = this.#s
+    // Both read the due index's btree: a few entries, however many events wait.
+    this.#due = prepared(`SELECT partition FROM ${s}.outbox_due WHERE due_ms <= $1 ORDER BY due_ms LIMIT $2`)
+    this.#nextDueAt = prepared(`SELECT min(due_ms) AS next FROM ${s}.outbox_due`)
+    this.#leaseBatch = prepared(LEASE_BATCH(s))
+    this.#settleBatch = prepared(SETTLE_BATCH(s))
+    this.#refreshDue = prepared(`WITH ${dueAfter(s, '$1', 'true', 'ARRAY[]::text[]', 'NULL::text', 'NULL::bigint')}
+      SELECT 1`)
   }
 
   async append (records: readonly OutboxRecord[]): Promise<void> {
@@ -52,13 +64,12 @@ export class PostgresOutbox implements Outbox {
   }
 
   async due (now: number, limit: number): Promise<string[]> {
-    const { rows } = await guarded(this.pool.query<{ partition: string }>(
-      `SELECT partition FROM (${this.#heads}) heads WHERE due_ms <= $1 ORDER BY due_ms LIMIT $2`, [now, limit]))
+    const { rows } = await guarded(this.pool.query<{ partition: string }>(this.#due([now, limit])))
     return rows.map((row) => row.partition)
   }
 
   async nextDueAt (): Promise<number | null> {
-    const { rows } = await guarded(this.pool.query<{ next: string | null }>(`SELECT min(due_ms) AS next FROM (${this.#heads}) heads`))
+    const { rows } = await guarded(this.pool.query<{ next: string | null }>(this.#nextDueAt([])))
     return rows[0]?.next == null ? null : Number(rows[0].next)
   }
 
@@ -99,6 +110,8 @@ export class PostgresOutbox implements Outbox {
         [...values, settlement.error]))).rowCount
       await this.#trimDead()
     }
+    // One event at a time is not the hot path (batches are): the due index follows in a statement of its own.
+    if (changed === 1) await guarded(this.pool.query(this.#refreshDue([lease.partition])))
     return changed === 1
   }
 
@@ -117,15 +130,7 @@ export class PostgresOutbox implements Outbox {
    */
   async leaseBatch (partition: string, ttlMs: number, limit: number): Promise<OutboxBatch | null> {
     const id = newClaimId()
-    const { rows } = await guarded(this.pool.query<Row & { id: string | null }>(`WITH leased AS (
-        INSERT INTO ${this.#s}.outbox_leases (partition, id, expires_at) VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond')
-        ON CONFLICT (partition) DO UPDATE SET id = EXCLUDED.id, expires_at = EXCLUDED.expires_at
-          WHERE ${this.#s}.outbox_leases.expires_at <= clock_timestamp()
-        RETURNING partition
-      )
-      SELECT o.id, o.partition, o.type, o.event, o.attempts, o.due_ms, o.last_error FROM leased l
-        LEFT JOIN LATERAL (SELECT * FROM ${this.#s}.outbox WHERE partition = l.partition AND dead_at IS NULL ORDER BY seq LIMIT $4 FOR UPDATE) o ON true
-      ORDER BY o.seq`, [partition, id, ttlMs, limit]))
+    const { rows } = await guarded(this.pool.query<Row & { id: string | null }>(this.#leaseBatch([partition, id, ttlMs, limit])))
     if (rows.length === 0) return null
     // A lease on an empty partition is one row of nulls.
     return { lease: { partition, id }, entries: rows.filter((row) => row.id !== null).map(entryOf) }
@@ -136,26 +141,14 @@ export class PostgresOutbox implements Outbox {
    * deleted, the dead ones marked, the retried one rescheduled. The dead ones over
    * DEAD_EVENTS_KEPT are trimmed by a second statement, only when some died. Events dead in
    * one batch share their time: the later event (higher seq) reads as the newer, as one at a
-   * time would have it.
+   * time would have it. The partition's due row follows in the same statement (dueAfter()).
    */
   async settleBatch (lease: OutboxLease, settled: readonly SettledEntry[]): Promise<boolean> {
     const ids = (outcome: Settlement['outcome']) => settled.filter(({ settlement }) => settlement.outcome === outcome).map(({ entry }) => entry.id)
     const dead = settled.filter(({ settlement }) => settlement.outcome === 'dead') as Array<{ entry: OutboxEntry, settlement: { error: string } }>
     const retry = settled.find(({ settlement }) => settlement.outcome === 'retry') as { entry: OutboxEntry, settlement: { dueAt: number, error: string } } | undefined
-    const { rows } = await guarded(this.pool.query<{ held: number }>(`WITH held AS (
-        DELETE FROM ${this.#s}.outbox_leases WHERE partition = $1 AND id = $2 AND expires_at > clock_timestamp() RETURNING partition
-      ), delivered AS (
-        DELETE FROM ${this.#s}.outbox WHERE partition = $1 AND dead_at IS NULL AND id = ANY($3::text[]) AND EXISTS (SELECT 1 FROM held) RETURNING 1
-      ), died AS (
-        UPDATE ${this.#s}.outbox o SET attempts = o.attempts + 1, last_error = d.error, dead_at = statement_timestamp()
-          FROM unnest($4::text[], $5::text[]) AS d(id, error)
-          WHERE o.partition = $1 AND o.dead_at IS NULL AND o.id = d.id AND EXISTS (SELECT 1 FROM held) RETURNING 1
-      ), retried AS (
-        UPDATE ${this.#s}.outbox SET attempts = attempts + 1, due_ms = $7, last_error = $8
-          WHERE partition = $1 AND dead_at IS NULL AND id = $6 AND EXISTS (SELECT 1 FROM held) RETURNING 1
-      )
-      SELECT (SELECT count(*) FROM held)::int AS held`, [lease.partition, lease.id, ids('delivered'), dead.map(({ entry }) => entry.id),
-      dead.map(({ settlement }) => settlement.error), retry?.entry.id ?? null, retry?.settlement.dueAt ?? null, retry?.settlement.error ?? null]))
+    const { rows } = await guarded(this.pool.query<{ held: number }>(this.#settleBatch([lease.partition, lease.id, ids('delivered'), dead.map(({ entry }) => entry.id),
+      dead.map(({ settlement }) => settlement.error), retry?.entry.id ?? null, retry?.settlement.dueAt ?? null, retry?.settlement.error ?? null])))
     if (rows[0]?.held !== 1) return false
     if (dead.length > 0) await this.#trimDead()
     return true
@@ -176,4 +169,53 @@ export class PostgresOutbox implements Outbox {
     const { rows } = await guarded(this.pool.query<{ count: string }>(`SELECT count(*) AS count FROM ${this.#s}.outbox WHERE dead_at IS NOT NULL`))
     return Number(rows[0]?.count)
   }
+}
+
+function LEASE_BATCH (s: string): string {
+  return `WITH leased AS (
+        INSERT INTO ${s}.outbox_leases (partition, id, expires_at) VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond')
+        ON CONFLICT (partition) DO UPDATE SET id = EXCLUDED.id, expires_at = EXCLUDED.expires_at
+          WHERE ${s}.outbox_leases.expires_at <= clock_timestamp()
+        RETURNING partition
+      )
+      SELECT o.id, o.partition, o.type, o.event, o.attempts, o.due_ms, o.last_error FROM leased l
+        LEFT JOIN LATERAL (SELECT * FROM ${s}.outbox WHERE partition = l.partition AND dead_at IS NULL ORDER BY seq LIMIT $4 FOR UPDATE) o ON true
+      ORDER BY o.seq`
+}
+
+function SETTLE_BATCH (s: string): string {
+  return `WITH held AS (
+      DELETE FROM ${s}.outbox_leases WHERE partition = $1 AND id = $2 AND expires_at > clock_timestamp() RETURNING partition
+    ), delivered AS (
+      DELETE FROM ${s}.outbox WHERE partition = $1 AND dead_at IS NULL AND id = ANY($3::text[]) AND EXISTS (SELECT 1 FROM held) RETURNING 1
+    ), died AS (
+      UPDATE ${s}.outbox o SET attempts = o.attempts + 1, last_error = d.error, dead_at = statement_timestamp()
+        FROM unnest($4::text[], $5::text[]) AS d(id, error)
+        WHERE o.partition = $1 AND o.dead_at IS NULL AND o.id = d.id AND EXISTS (SELECT 1 FROM held) RETURNING 1
+    ), retried AS (
+      UPDATE ${s}.outbox SET attempts = attempts + 1, due_ms = $7, last_error = $8
+        WHERE partition = $1 AND dead_at IS NULL AND id = $6 AND EXISTS (SELECT 1 FROM held) RETURNING 1
+    ), ${dueAfter(s, '$1', 'EXISTS (SELECT 1 FROM held)', '$3::text[] || $4::text[]', '$6::text', '$7::bigint')}
+    SELECT (SELECT count(*) FROM held)::int AS held`
+}
+
+/**
+ * CTEs that set a partition's due row (migration 6) after a settle: the head is the first
+ * waiting event this statement's snapshot sees that the settle did not remove (`gone`), due
+ * when it is (a retried head: `retriedDue`); no head, and the row goes, but only at the
+ * `gen` this snapshot read: an append meanwhile moved it (see due-migration.ts).
+ */
+function dueAfter (s: string, partition: string, allowed: string, gone: string, retried: string, retriedDue: string): string {
+  return `head AS (
+      SELECT CASE WHEN o.id = ${retried} THEN ${retriedDue} ELSE o.due_ms END AS due_ms FROM ${s}.outbox o
+        WHERE o.partition = ${partition} AND o.dead_at IS NULL AND o.id <> ALL(${gone}) ORDER BY o.seq LIMIT 1
+    ), seen AS (
+      SELECT gen FROM ${s}.outbox_due WHERE partition = ${partition}
+    ), moved AS (
+      INSERT INTO ${s}.outbox_due AS d (partition, due_ms, gen) SELECT ${partition}, h.due_ms, nextval('${s}.outbox_due_gen') FROM head h WHERE ${allowed}
+        ON CONFLICT (partition) DO UPDATE SET due_ms = EXCLUDED.due_ms WHERE d.due_ms <> EXCLUDED.due_ms RETURNING 1
+    ), emptied AS (
+      DELETE FROM ${s}.outbox_due d USING seen WHERE d.partition = ${partition} AND d.gen = seen.gen
+        AND NOT EXISTS (SELECT 1 FROM head) AND ${allowed} RETURNING 1
+    )`
 }

@@ -29,7 +29,7 @@ export class PostgresStorageBackend extends StorageBackend {
   readonly schema: string
   readonly #tokenTtl: TokenTtls
   readonly #sweepIntervalMs: number | undefined
-  readonly #commit: string
+  readonly #commit: ReturnType<typeof commitCall>
   readonly #tokenStorages: PostgresTokenStorage[] = []
   readonly #idempotencyStores: PostgresIdempotencyStore[] = []
 

@@ -5,7 +5,8 @@ import {
   type StagedWrite, type StorageOptions, type StoredRecord, hideConnection
 } from '../core/engine/index.ts'
 import { PostgresPaymentSearch } from './postgres-search.ts'
-import { callCommit, guarded, quoted } from './sql.ts'
+import { SameTickWrites } from './same-tick-writes.ts'
+import { guarded, prepared, quoted, type Prepared } from './sql.ts'
 
 export interface PostgresStorageOptions<T extends object> extends StorageOptions<T> {
   /** The schema holding Paywire's tables. Default "paywire". */
@@ -44,9 +45,9 @@ export function columnsOf (record: Record<string, unknown>): RecordColumns {
   }
 }
 
-/** The commit function's call: migration 4's commit, then the writes' facets (migration 5). */
-export function commitCall (schema: string): string {
-  return `SELECT ${quoted(schema)}.paywire_commit_search($1::jsonb) AS answer`
+/** The commit function's call (prepared): migration 4's commit, then the writes' facets (migration 5). */
+export function commitCall (schema: string): (values: unknown[]) => Prepared {
+  return prepared(`SELECT ${quoted(schema)}.paywire_commit_search($1::jsonb) AS answer`)
 }
 
 /** One write as the commit function reads it (see migrations.ts): the record's JSON is spliced in as written. */
@@ -89,7 +90,8 @@ export class PostgresStorage<T extends object> extends AbstractStorage<T> implem
   readonly pool: Pool
   readonly schema: string
   readonly #table: string
-  readonly #commit: string
+  readonly #writes: SameTickWrites
+  readonly #find: (values: unknown[]) => Prepared
   readonly #search: PostgresPaymentSearch
 
   constructor (pool: Pool, Model: ModelClass<T>, options: PostgresStorageOptions<T> = {}) {
@@ -99,7 +101,8 @@ export class PostgresStorage<T extends object> extends AbstractStorage<T> implem
     hideConnection(this, 'pool')
     this.schema = options.schema ?? 'paywire'
     this.#table = `${quoted(this.schema)}.records`
-    this.#commit = commitCall(this.schema)
+    this.#writes = SameTickWrites.of(pool, this.schema)
+    this.#find = prepared(`SELECT record, version FROM ${this.#table} WHERE model = $1 AND md5(id) = md5($2) AND id = $2`)
     this.#search = new PostgresPaymentSearch(pool, this.schema, this.modelName)
   }
 
@@ -123,13 +126,13 @@ export class PostgresStorage<T extends object> extends AbstractStorage<T> implem
 
   protected async doWrite (write: StagedWrite): Promise<void> {
     const payload = `{"writes":[${writePayload(this.modelName, write)}],"tokens":[]}`
-    if (await callCommit(this.pool, this.#commit, payload) !== 'ok') throw this.conflict(write.id)
+    // With a token save of the same tick (the prepare), one statement: SameTickWrites.
+    if (await this.#writes.commit(payload) !== 'ok') throw this.conflict(write.id)
   }
 
   protected async doFind (id: string): Promise<StoredRecord | null> {
     if (!isStorableText(id)) return null
-    const { rows } = await guarded(this.pool.query<Row>(
-      `SELECT record, version FROM ${this.#table} WHERE model = $1 AND md5(id) = md5($2) AND id = $2`, [this.modelName, id]))
+    const { rows } = await guarded(this.pool.query<Row>(this.#find([this.modelName, id])))
     return rows[0] === undefined ? null : stored(rows[0])
   }
 

@@ -3,7 +3,8 @@ import {
   Token, TokenStorage, assertTokenTtls, errorCodes, isStorableText, newClaimId, tokenTtlSeconds, tokenUsedError,
   type Claim, type TokenClaim, type TokenJSON, type TokenTtls, type UsedToken, hideConnection
 } from '../core/engine/index.ts'
-import { guarded, quoted } from './sql.ts'
+import { SameTickWrites } from './same-tick-writes.ts'
+import { guarded, prepared, quoted, type Prepared } from './sql.ts'
 
 export interface PostgresTokenStorageOptions {
   /** The schema holding Paywire's tables. Default "paywire". */
@@ -38,6 +39,9 @@ export class PostgresTokenStorage extends TokenStorage {
   readonly #ttl: TokenTtls
   readonly #tokens: string
   readonly #claims: string
+  readonly #writes: SameTickWrites
+  readonly #find: (values: unknown[]) => Prepared
+  readonly #claim: (values: unknown[]) => Prepared
   readonly #sweepIntervalMs: number
   readonly #now: () => number
   #lastSweep: number
@@ -52,6 +56,22 @@ export class PostgresTokenStorage extends TokenStorage {
     this.#ttl = assertTokenTtls(options.ttl ?? {}, 'ttl')
     this.#tokens = `${quoted(this.schema)}.tokens`
     this.#claims = `${quoted(this.schema)}.claims`
+    // The buyer's path: prepared once per connection.
+    this.#writes = SameTickWrites.of(pool, this.schema)
+    this.#find = prepared(`SELECT token FROM ${this.#tokens} WHERE ${HASH} AND NOT used AND ${LIVE}`)
+    this.#claim = prepared(`
+      WITH t AS (
+        SELECT token, used, CASE WHEN model IS NULL THEN 'token:' || hash ELSE model || ':' || model_id END AS key
+        FROM ${this.#tokens} WHERE ${HASH} AND ${LIVE}
+        FOR NO KEY UPDATE
+      ), c AS (
+        INSERT INTO ${this.#claims} (key, id, expires_at)
+        SELECT key, $2, clock_timestamp() + $3::bigint * interval '1 millisecond' FROM t WHERE NOT used
+        ON CONFLICT (md5(key)) DO UPDATE SET key = EXCLUDED.key, id = EXCLUDED.id, expires_at = EXCLUDED.expires_at
+          WHERE ${this.#claims}.expires_at <= clock_timestamp()
+        RETURNING id
+      )
+      SELECT t.token, t.used, t.key, EXISTS (SELECT 1 FROM c) AS claimed FROM t`)
     this.#sweepIntervalMs = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS
     this.#now = options.now ?? Date.now
     this.#lastSweep = this.#now()
@@ -71,12 +91,8 @@ export class PostgresTokenStorage extends TokenStorage {
       token: token.toJSON(),
       ttl: ttlMs(tokenTtlSeconds(token.kind, this.#ttl))
     }))
-    // A hash saved again replaces the token, as a Redis SET does.
-    await guarded(this.pool.query(`INSERT INTO ${this.#tokens} (hash, model, model_id, token, used, expires_at)
-      SELECT r.hash, r.model, r.model_id, r.token, false, CASE WHEN r.ttl > 0 THEN clock_timestamp() + r.ttl * interval '1 millisecond' END
-      FROM jsonb_to_recordset($1::jsonb) AS r (hash text, model text, model_id text, token jsonb, ttl bigint)
-      ON CONFLICT (md5(hash)) DO UPDATE SET model = EXCLUDED.model, model_id = EXCLUDED.model_id, token = EXCLUDED.token,
-        used = false, expires_at = EXCLUDED.expires_at`, [JSON.stringify(rows)]))
+    // A hash saved again replaces the token, as a Redis SET does; with a record's write of the same tick, one statement (SameTickWrites).
+    await this.#writes.save(JSON.stringify(rows))
     if (this.#sweepIntervalMs > 0 && this.#now() - this.#lastSweep >= this.#sweepIntervalMs) {
       this.#lastSweep = this.#now()
       // In the background: a failed sweep only leaves expired rows (invisible anyway) for the next one.
@@ -86,7 +102,7 @@ export class PostgresTokenStorage extends TokenStorage {
 
   async find (hash: string): Promise<Token | null> {
     if (!isStorableText(hash)) return null
-    const { rows } = await guarded(this.pool.query<{ token: TokenJSON }>(`SELECT token FROM ${this.#tokens} WHERE ${HASH} AND NOT used AND ${LIVE}`, [hash]))
+    const { rows } = await guarded(this.pool.query<{ token: TokenJSON }>(this.#find([hash])))
     return rows[0] === undefined ? null : Token.fromJSON(rows[0].token)
   }
 
@@ -117,19 +133,7 @@ export class PostgresTokenStorage extends TokenStorage {
   override async claim (hash: string, ttlMs: number): Promise<TokenClaim | null> {
     if (!isStorableText(hash)) return null
     const id = newClaimId()
-    const { rows } = await guarded(this.pool.query<{ token: TokenJSON, used: boolean, key: string, claimed: boolean }>(`
-      WITH t AS (
-        SELECT token, used, CASE WHEN model IS NULL THEN 'token:' || hash ELSE model || ':' || model_id END AS key
-        FROM ${this.#tokens} WHERE ${HASH} AND ${LIVE}
-        FOR NO KEY UPDATE
-      ), c AS (
-        INSERT INTO ${this.#claims} (key, id, expires_at)
-        SELECT key, $2, clock_timestamp() + $3::bigint * interval '1 millisecond' FROM t WHERE NOT used
-        ON CONFLICT (md5(key)) DO UPDATE SET key = EXCLUDED.key, id = EXCLUDED.id, expires_at = EXCLUDED.expires_at
-          WHERE ${this.#claims}.expires_at <= clock_timestamp()
-        RETURNING id
-      )
-      SELECT t.token, t.used, t.key, EXISTS (SELECT 1 FROM c) AS claimed FROM t`, [hash, id, ttlMs]))
+    const { rows } = await guarded(this.pool.query<{ token: TokenJSON, used: boolean, key: string, claimed: boolean }>(this.#claim([hash, id, ttlMs])))
     const row = rows[0]
     if (row === undefined) return null
     if (row.used) throw tokenUsedError({ afterUrl: row.token.afterUrl }, row.token.targetUrl)

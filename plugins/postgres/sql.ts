@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { errorCodes } from '../core/engine/index.ts'
 
 /** A schema name Paywire accepts: a plain identifier, so it is the same quoted or not. */
@@ -31,6 +32,22 @@ export function unavailable (error: unknown): Error {
   return Object.assign(new errorCodes.PAYWIRE_ERR_STORAGE_UNAVAILABLE('PostgreSQL', { cause }), { reason })
 }
 
+/** A query config pg sends as a named prepared statement: parsed and planned once per connection. */
+export interface Prepared {
+  name: string
+  text: string
+  values: unknown[]
+}
+
+/**
+ * A hot statement, prepared: its name is a hash of its text (the schema is in the text), so
+ * two schemas on one pool, or two texts, never share a name (pg refuses one name for two texts).
+ */
+export function prepared (text: string): (values: unknown[]) => Prepared {
+  const name = `paywire_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`
+  return (values) => ({ name, text, values })
+}
+
 /** Awaits a PostgreSQL call, turning its failures into PAYWIRE_ERR_STORAGE_UNAVAILABLE. */
 export async function guarded<T> (call: Promise<T>): Promise<T> {
   try {
@@ -47,9 +64,9 @@ export async function guarded<T> (call: Promise<T>): Promise<T> {
 export type CommitVerdict = 'ok' | 'claim_lost' | 'token_used' | number
 
 /** Calls the schema's commit function (see migrations.ts) with one payload. */
-export async function callCommit (pool: { query: (text: string, values: unknown[]) => Promise<{ rows: Array<{ answer: string }> }> }, sql: string, payload: string): Promise<CommitVerdict> {
+export async function callCommit (pool: { query: (config: Prepared) => Promise<{ rows: Array<{ answer: string }> }> }, sql: (values: unknown[]) => Prepared, payload: string): Promise<CommitVerdict> {
   try {
-    const { rows } = await pool.query(sql, [payload])
+    const { rows } = await pool.query(sql([payload]))
     return rows[0]?.answer === 'claim_lost' ? 'claim_lost' : 'ok'
   } catch (error) {
     // A compare-and-set that lost, or a used token: raised by the function, which rolled the statement back.
