@@ -2,9 +2,10 @@ import type { Pool } from 'pg'
 import {
   AbstractStorage, checkDefer, checkDue, isStorableText, matchesCriteria, normalizeQuery,
   type Criteria, type FindByOptions, type ModelClass, type AttentionRead, type PaymentFacets, type PaymentPage, type PaymentQuery, type PaymentSearch,
-  type StagedWrite, type StorageOptions, type StoredRecord, hideConnection
+  type ReadCache, type StagedWrite, type StorageOptions, type StoredRecord, hideConnection
 } from '../core/engine/index.ts'
 import { PostgresPaymentSearch } from './postgres-search.ts'
+import { recordReadKey } from './postgres-token-storage.ts'
 import { SameTickWrites } from './same-tick-writes.ts'
 import { guarded, prepared, quoted, type Prepared } from './sql.ts'
 
@@ -130,8 +131,11 @@ export class PostgresStorage<T extends object> extends AbstractStorage<T> implem
     if (await this.#writes.commit(payload) !== 'ok') throw this.conflict(write.id)
   }
 
-  protected async doFind (id: string): Promise<StoredRecord | null> {
+  protected async doFind (id: string, reads?: ReadCache): Promise<StoredRecord | null> {
     if (!isStorableText(id)) return null
+    // Read with the token through this pool (PostgresTokenStorage#claim, #findAndRead): the same row, already read.
+    const ahead = reads?.take(this.pool, recordReadKey(this.schema, this.modelName, id))
+    if (ahead !== undefined) return ahead.value as StoredRecord | null
     const { rows } = await guarded(this.pool.query<Row>(this.#find([this.modelName, id])))
     return rows[0] === undefined ? null : stored(rows[0])
   }

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg'
 import {
-  Token, TokenStorage, assertTokenTtls, errorCodes, isStorableText, newClaimId, tokenTtlSeconds, tokenUsedError,
-  type Claim, type TokenClaim, type TokenJSON, type TokenTtls, type UsedToken, hideConnection
+  ReadCache, Token, TokenStorage, assertTokenTtls, errorCodes, isStorableText, newClaimId, tokenTtlSeconds, tokenUsedError,
+  type Claim, type TokenClaim, type TokenJSON, type TokenRead, type TokenTtls, type UsedToken, hideConnection
 } from '../core/engine/index.ts'
 import { SameTickWrites } from './same-tick-writes.ts'
 import { guarded, prepared, quoted, type Prepared } from './sql.ts'
@@ -42,6 +42,8 @@ export class PostgresTokenStorage extends TokenStorage {
   readonly #writes: SameTickWrites
   readonly #find: (values: unknown[]) => Prepared
   readonly #claim: (values: unknown[]) => Prepared
+  readonly #findAndRead: (values: unknown[]) => Prepared
+  readonly #records: string
   readonly #sweepIntervalMs: number
   readonly #now: () => number
   #lastSweep: number
@@ -59,9 +61,14 @@ export class PostgresTokenStorage extends TokenStorage {
     // The buyer's path: prepared once per connection.
     this.#writes = SameTickWrites.of(pool, this.schema)
     this.#find = prepared(`SELECT token FROM ${this.#tokens} WHERE ${HASH} AND NOT used AND ${LIVE}`)
+    this.#records = `${quoted(this.schema)}.records`
+    // The done page: the token and its model's record from one snapshot.
+    this.#findAndRead = prepared(`SELECT t.token, t.model IS NOT NULL AS read, rec.record, rec.version FROM ${this.#tokens} t
+      LEFT JOIN ${this.#records} rec ON rec.model = t.model AND md5(rec.id) = md5(t.model_id) AND rec.id = t.model_id
+      WHERE md5(t.hash) = md5($1) AND t.hash = $1 AND NOT t.used AND (t.expires_at IS NULL OR t.expires_at > clock_timestamp())`)
     this.#claim = prepared(`
       WITH t AS (
-        SELECT token, used, CASE WHEN model IS NULL THEN 'token:' || hash ELSE model || ':' || model_id END AS key
+        SELECT token, used, model, model_id, CASE WHEN model IS NULL THEN 'token:' || hash ELSE model || ':' || model_id END AS key
         FROM ${this.#tokens} WHERE ${HASH} AND ${LIVE}
         FOR NO KEY UPDATE
       ), c AS (
@@ -70,8 +77,13 @@ export class PostgresTokenStorage extends TokenStorage {
         ON CONFLICT (md5(key)) DO UPDATE SET key = EXCLUDED.key, id = EXCLUDED.id, expires_at = EXCLUDED.expires_at
           WHERE ${this.#claims}.expires_at <= clock_timestamp()
         RETURNING id
+      ), r AS (
+        SELECT rec.record, rec.version FROM ${this.#records} rec, t
+        WHERE EXISTS (SELECT 1 FROM c) AND rec.model = t.model AND md5(rec.id) = md5(t.model_id) AND rec.id = t.model_id
+        FOR SHARE OF rec
       )
-      SELECT t.token, t.used, t.key, EXISTS (SELECT 1 FROM c) AS claimed FROM t`)
+      SELECT t.token, t.used, t.key, EXISTS (SELECT 1 FROM c) AS claimed, t.model IS NOT NULL AS read,
+        (SELECT record FROM r) AS record, (SELECT version FROM r) AS version FROM t`)
     this.#sweepIntervalMs = options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS
     this.#now = options.now ?? Date.now
     this.#lastSweep = this.#now()
@@ -106,6 +118,15 @@ export class PostgresTokenStorage extends TokenStorage {
     return rows[0] === undefined ? null : Token.fromJSON(rows[0].token)
   }
 
+  /** find(), and the token's model's record from the same snapshot (one statement): a done page reads both. */
+  override async findAndRead (hash: string): Promise<TokenRead> {
+    if (!isStorableText(hash)) return { token: null }
+    const { rows } = await guarded(this.pool.query<RecordRow & { token: TokenJSON }>(this.#findAndRead([hash])))
+    if (rows[0] === undefined) return { token: null }
+    const token = Token.fromJSON(rows[0].token)
+    return { token, ...this.#reads(token, rows[0]) }
+  }
+
   async findUsed (hash: string): Promise<UsedToken | null> {
     if (!isStorableText(hash)) return null
     const { rows } = await guarded(this.pool.query<{ token: TokenJSON }>(`SELECT token FROM ${this.#tokens} WHERE ${HASH} AND used AND ${LIVE}`, [hash]))
@@ -133,7 +154,7 @@ export class PostgresTokenStorage extends TokenStorage {
   override async claim (hash: string, ttlMs: number): Promise<TokenClaim | null> {
     if (!isStorableText(hash)) return null
     const id = newClaimId()
-    const { rows } = await guarded(this.pool.query<{ token: TokenJSON, used: boolean, key: string, claimed: boolean }>(this.#claim([hash, id, ttlMs])))
+    const { rows } = await guarded(this.pool.query<RecordRow & { token: TokenJSON, used: boolean, key: string, claimed: boolean }>(this.#claim([hash, id, ttlMs])))
     const row = rows[0]
     if (row === undefined) return null
     if (row.used) throw tokenUsedError({ afterUrl: row.token.afterUrl }, row.token.targetUrl)
@@ -141,7 +162,7 @@ export class PostgresTokenStorage extends TokenStorage {
     const token = Token.fromJSON(row.token)
     // The key computed in SQL is claimKey()'s; a subclass with other keys claims its own way.
     const expected = this.tokenClaimKey(token)
-    if (expected === row.key) return { token, claim: { key: row.key, id } }
+    if (expected === row.key) return { token, claim: { key: row.key, id }, ...this.#reads(token, row) }
     await this.releaseClaim({ key: row.key, id })
     return await this.readUnderClaim(hash, await this.claimByKey(expected, ttlMs))
   }
@@ -180,10 +201,28 @@ export class PostgresTokenStorage extends TokenStorage {
     return deleted
   }
 
+  /** The record read with the token, as the ReadCache entry its storage (same pool, schema and model) takes. */
+  #reads (token: Token, row: RecordRow): { reads?: ReadCache } {
+    if (!row.read || token.details === null) return {}
+    const stored = row.record === null ? null : { record: row.record, version: Number(row.version) }
+    return { reads: new ReadCache().put(this.pool, recordReadKey(this.schema, token.details.modelName, token.details.id), stored) }
+  }
+
   /** Waits for a sweep save() started, if one runs (close() calls it before the pool ends). */
   async settled (): Promise<void> {
     await this.#sweeping
   }
+}
+
+interface RecordRow {
+  read: boolean
+  record: Record<string, unknown> | null
+  version: string | null
+}
+
+/** A record's key in a ReadCache, for the pool it was read through (see PostgresStorage#doFind). */
+export function recordReadKey (schema: string, model: string, id: string): string {
+  return JSON.stringify([schema, model, id])
 }
 
 /** Seconds → milliseconds, so lifetimes below a second (tests, demos) work; 0 stays 0. */
