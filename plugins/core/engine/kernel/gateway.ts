@@ -10,6 +10,9 @@ import { Identity } from '../model/identity.ts'
 import { Reply } from '../requests/replies.ts'
 import { runInSpan, startActionSpan, startGatewayExecuteSpan } from '../observability/telemetry.ts'
 import type { UnitOfWork } from '../commit/unit-of-work.ts'
+import { BaseGetStatus } from '../requests/get-status.ts'
+import { ActionLookup } from './action-lookup.ts'
+import { readStatus, statusPlan, type StatusPlan } from './status-read.ts'
 
 export interface ExecuteOptions {
   /** Return a reply instead of throwing it. */
@@ -44,6 +47,11 @@ export class Gateway {
   #lookupHooks: Array<(action: Action) => void> | undefined
   #name: string | undefined
   #logger: Logger | undefined
+  // Worked out once per request class, again only when actions or extensions are added.
+  #lookup: ActionLookup | undefined
+  #statusPlans = new Map<object, StatusPlan | null>()
+  // Whether the executed-action trace line is written, asked once per top-level execute.
+  #tracing = new WeakMap<Context, Logger | null>()
 
   /** The name it is registered under (spans and log lines carry it); undefined for a gateway used on its own. */
   get name (): string | undefined {
@@ -72,12 +80,15 @@ export class Gateway {
   addAction (action: Action, prepend = false): this {
     if (prepend || isPrepend(action)) this.#actions.unshift(action)
     else this.#actions.push(action)
+    this.#lookup = undefined
+    this.#statusPlans.clear()
     return this
   }
 
   addExtension (extension: Extension, prepend = false): this {
     if (prepend || isPrepend(extension)) this.#extensions.unshift(extension)
     else this.#extensions.push(extension)
+    this.#statusPlans.clear()
     return this
   }
 
@@ -88,6 +99,7 @@ export class Gateway {
    */
   onActionLookup (hook: (action: Action) => void): this {
     (this.#lookupHooks ??= []).push(hook)
+    this.#statusPlans.clear()
     return this
   }
 
@@ -99,18 +111,27 @@ export class Gateway {
   async execute (request: unknown, options: ExecuteOptions = {}): Promise<Reply | undefined> {
     const parent = options.unit === undefined ? currentContext.getStore() : undefined
     const previous = parent !== undefined && parent.gateway === this ? [...parent.previous, parent] : []
-    const context = new Context(this, request, previous, previous.length === 0 ? options.unit : undefined)
+    const plan = request instanceof BaseGetStatus ? this.#statusPlan(request) : undefined
     // With a unit, the caller (ExclusiveExecutor) holds the span: it also covers the commit.
     const span = previous.length === 0 && options.unit === undefined ? startGatewayExecuteSpan(this.#name, request) : undefined
     if (span === undefined) {
+      if (plan !== undefined && await this.#readStatus(request as BaseGetStatus<unknown>, plan, previous.length)) return undefined
+      const context = new Context(this, request, previous, previous.length === 0 ? options.unit : undefined)
       await currentContext.run(context, () => this.#run(context))
-    } else {
-      await runInSpan(span, async () => {
-        await currentContext.run(context, () => this.#run(context))
-        if (context.exception !== undefined) throw context.exception
-      })
+      return this.#answer(context, options)
     }
+    const context = await runInSpan(span, async () => {
+      if (plan !== undefined && await this.#readStatus(request as BaseGetStatus<unknown>, plan, 0)) return undefined
+      const context = new Context(this, request, previous)
+      await currentContext.run(context, () => this.#run(context))
+      // An error fails the span; a reply is an answer, thrown (or returned) outside it.
+      if (context.exception !== undefined) throw context.exception
+      return context
+    })
+    return context === undefined ? undefined : this.#answer(context, options)
+  }
 
+  #answer (context: Context, options: ExecuteOptions): Reply | undefined {
     if (context.exception !== undefined) throw context.exception
     if (context.reply !== undefined) {
       if (options.catchReply === true) return context.reply
@@ -133,7 +154,8 @@ export class Gateway {
       if (thrown instanceof Reply) context.reply = thrown
       else context.exception = toError(thrown)
     }
-    if (context.action !== undefined && this.#logger !== undefined && this.#logger.isLevelEnabled?.('trace') !== false) this.#logExecuted(this.#logger, context)
+    const traceLog = context.action === undefined ? undefined : this.#traceLogger(context.root)
+    if (traceLog !== undefined) this.#logExecuted(traceLog, context)
 
     // Every extension gets its onPostExecute (the storage extension saves there), even after one failed.
     for (const extension of this.#extensions) {
@@ -155,6 +177,45 @@ export class Gateway {
     }
   }
 
+  /**
+   * The logger the executed-action lines go to, or undefined when trace is off: asked once per
+   * top-level execute, not per nested one. Not once per gateway: the level can differ per HTTP
+   * request (a Fastify route's logLevel, a request logger of its own).
+   */
+  #traceLogger (root: Context): Logger | undefined {
+    const logger = this.#logger
+    if (logger === undefined) return undefined
+    let kept = this.#tracing.get(root)
+    if (kept === undefined) this.#tracing.set(root, kept = logger.isLevelEnabled?.('trace') !== false ? logger : null)
+    return kept ?? undefined
+  }
+
+  #statusPlan (request: BaseGetStatus<unknown>): StatusPlan | undefined {
+    const prototype = Object.getPrototypeOf(request) as object
+    let plan = this.#statusPlans.get(prototype)
+    if (plan === undefined) {
+      // 1.x lookup hooks see every action a lookup consults: those gateways keep the executes.
+      plan = this.#lookupHooks === undefined ? statusPlan(this.#actionLookup().candidates(request), this.#extensions) ?? null : null
+      this.#statusPlans.set(prototype, plan)
+    }
+    return plan ?? undefined
+  }
+
+  /** A status read without executes (status-read.ts); false when the executes must run. */
+  async #readStatus (request: BaseGetStatus<unknown>, plan: StatusPlan, depth: number): Promise<boolean> {
+    const answered = await readStatus(request, plan, depth)
+    if (answered && this.#logger !== undefined && this.#logger.isLevelEnabled?.('trace') !== false) {
+      const fields = { paywire: { gateway: this.#name, depth: depth + 1, action: 'StatusFromReaderAction', request: humanifyRequest(request), outcome: 'done' } }
+      if (this.#logger.trace !== undefined) this.#logger.trace(fields, 'paywire: action executed')
+      else this.#logger.debug(fields, 'paywire: action executed')
+    }
+    return answered
+  }
+
+  #actionLookup (): ActionLookup {
+    return (this.#lookup ??= new ActionLookup([...this.#actions]))
+  }
+
   #logExecuted (logger: Logger, context: Context): void {
     const code = (context.exception as { code?: unknown } | undefined)?.code
     const outcome = context.reply !== undefined
@@ -167,9 +228,14 @@ export class Gateway {
 
   findActionSupported (request: unknown): Action {
     const hooks = this.#lookupHooks
+    if (hooks === undefined) {
+      const action = this.#actionLookup().find(request)
+      if (action !== undefined) return action
+      throw createRequestNotSupported(request)
+    }
     for (const action of this.#actions) {
       // As in Payum, also actions that turn out not to support the request go through the hooks.
-      if (hooks !== undefined) for (const hook of hooks) hook(action)
+      for (const hook of hooks) hook(action)
       if (action.supports(request)) return action
     }
     throw createRequestNotSupported(request)

@@ -1,0 +1,73 @@
+import { ArrayObject } from '../model/array-object.ts'
+import { Identity } from '../model/identity.ts'
+import { isPlainRecord } from '../requests/generic.ts'
+import type { BaseGetStatus } from '../requests/get-status.ts'
+import type { Action } from './actions/action.ts'
+import { ExecuteSameRequestWithModelDetailsAction } from './actions/execute-same-request-with-model-details-action.ts'
+import { StatusFromReaderAction } from './actions/status-from-reader-action.ts'
+import { EndlessCycleDetectorExtension } from './extensions/endless-cycle-detector-extension.ts'
+import type { Extension } from './extensions/extension.ts'
+import { StorageExtension } from './extensions/storage-extension.ts'
+
+/*
+ * A status read answered without an execute loop. Where the only actions that could support a
+ * status request of some class are Paywire's own unwrapping action and its reader-backed status
+ * action, and the only extensions are Paywire's own storage extension and cycle detector, the
+ * chain of executes a status read makes (Token → Identity → Payment → details → the reader)
+ * changes nothing and nobody can see it: it is walked here, with the same choices in the same
+ * order, and no context, hook run or span per step. A gateway with its own status action, or an
+ * extension of the application's, keeps the executes (decided once per request class).
+ */
+export interface StatusPlan {
+  readonly candidates: readonly Action[]
+  readonly storage: StorageExtension | undefined
+  /** Executes the cycle detector allows, nested ones included. */
+  readonly limit: number
+}
+
+export function statusPlan (candidates: readonly Action[], extensions: readonly Extension[]): StatusPlan | undefined {
+  let storage: StorageExtension | undefined
+  let limit = Infinity
+  for (const extension of extensions) {
+    if (extension.constructor === StorageExtension) storage = extension as StorageExtension
+    else if (extension.constructor === EndlessCycleDetectorExtension) limit = Math.min(limit, (extension as EndlessCycleDetectorExtension).limit)
+    else return undefined
+  }
+  let reader = false
+  for (const action of candidates) {
+    const type: unknown = action.constructor
+    if (type === StatusFromReaderAction) reader = true
+    else if (type !== ExecuteSameRequestWithModelDetailsAction) return undefined
+  }
+  return reader ? { candidates, storage, limit } : undefined
+}
+
+/**
+ * Marks the request as the executes would, and returns true; false when they would have failed
+ * (no stored model, no action supports it, the cycle limit): the request's model is put back
+ * and the caller runs the executes, which fail as they always did.
+ */
+export async function readStatus (request: BaseGetStatus<unknown>, plan: StatusPlan, depth: number): Promise<boolean> {
+  const original = request.model
+  let loaded = false
+  for (let level = depth; level < plan.limit; level++) {
+    const model = request.model
+    // What the storage extension's onPreExecute does at each execute.
+    if (model instanceof Identity && !loaded && plan.storage !== undefined) {
+      loaded = true
+      const found = await plan.storage.storages.getByModelName(model.modelName)?.find(model)
+      if (found !== null && found !== undefined) request.model = found
+    }
+    const action = plan.candidates.find((candidate) => candidate.supports(request))
+    if (action instanceof StatusFromReaderAction) {
+      action.execute(request)
+      return true
+    }
+    if (action === undefined) break
+    // ExecuteSameRequestWithModelDetailsAction: the same request on the model's details.
+    const details = (request.model as { details: unknown }).details
+    request.model = isPlainRecord(details) ? new ArrayObject(details) : details
+  }
+  request.model = original
+  return false
+}
