@@ -12,7 +12,10 @@ import { runInSpan, startActionSpan, startGatewayExecuteSpan } from '../observab
 import type { UnitOfWork } from '../commit/unit-of-work.ts'
 import { BaseGetStatus } from '../requests/get-status.ts'
 import { ActionLookup } from './action-lookup.ts'
-import { readStatus, statusPlan, type StatusPlan } from './status-read.ts'
+import { ownExtensionsOnly, readStatus, statusPlan, type StatusPlan } from './status-read.ts'
+import { ExecuteSameRequestWithModelDetailsAction } from './actions/execute-same-request-with-model-details-action.ts'
+import { ArrayObject } from '../model/array-object.ts'
+import type { Generic } from '../requests/generic.ts'
 
 export interface ExecuteOptions {
   /** Return a reply instead of throwing it. */
@@ -50,6 +53,7 @@ export class Gateway {
   // Worked out once per request class, again only when actions or extensions are added.
   #lookup: ActionLookup | undefined
   #statusPlans = new Map<object, StatusPlan | null>()
+  #ownExtensions: boolean | undefined
   // Whether the executed-action trace line is written, asked once per top-level execute.
   #tracing = new WeakMap<Context, Logger | null>()
 
@@ -89,6 +93,7 @@ export class Gateway {
     if (prepend || isPrepend(extension)) this.#extensions.unshift(extension)
     else this.#extensions.push(extension)
     this.#statusPlans.clear()
+    this.#ownExtensions = undefined
     return this
   }
 
@@ -145,11 +150,23 @@ export class Gateway {
       await this.#callExtensions('onPreExecute', context)
       context.action ??= this.findActionSupported(context.request)
       await this.#callExtensions('onExecute', context)
-      const action = context.action
+      let action = context.action
+      let span = startActionSpan(this.#name, action, context.request, context.previous.length)
+      // A token becomes its stored model in this execute, not in a nested one, where nothing but
+      // Paywire's own extensions could see the difference (no span, no trace line, no hook of the
+      // application's): the storage extension loads it as it would have, and the lookup runs again.
+      while (span === undefined && action.constructor === ExecuteSameRequestWithModelDetailsAction && this.#unwrapsInline(context)) {
+        const request = context.request as Generic
+        request.model = (request.model as { details: Identity }).details
+        await this.#callExtensions('onPreExecute', context)
+        context.action = action = this.findActionSupported(request)
+        await this.#callExtensions('onExecute', context)
+        span = startActionSpan(this.#name, action, request, context.previous.length)
+      }
       if (isGatewayAware(action)) action.setGateway(this)
-      const span = startActionSpan(this.#name, action, context.request, context.previous.length)
-      if (span === undefined) await action.execute(context.request)
-      else await runInSpan(span, async () => { await action.execute(context.request) })
+      const chosen = action
+      if (span === undefined) await chosen.execute(context.request)
+      else await runInSpan(span, async () => { await chosen.execute(context.request) })
     } catch (thrown) {
       if (thrown instanceof Reply) context.reply = thrown
       else context.exception = toError(thrown)
@@ -210,6 +227,15 @@ export class Gateway {
       else this.#logger.debug(fields, 'paywire: action executed')
     }
     return answered
+  }
+
+  /** Whether a token's identity is loaded in the same execute (see #run): decided once for the extensions, then per request. */
+  #unwrapsInline (context: Context): boolean {
+    if (this.#lookupHooks !== undefined) return false
+    this.#ownExtensions ??= ownExtensionsOnly(this.#extensions)
+    if (!this.#ownExtensions || this.#traceLogger(context.root) !== undefined) return false
+    const model = (context.request as Generic).model
+    return typeof model === 'object' && model !== null && !(model instanceof ArrayObject) && (model as { details?: unknown }).details instanceof Identity
   }
 
   #actionLookup (): ActionLookup {

@@ -25,6 +25,11 @@ export interface StatusPlan {
   readonly limit: number
 }
 
+/** True when every extension is Paywire's storage extension or cycle detector: none of the application's watches. */
+export function ownExtensionsOnly (extensions: readonly Extension[]): boolean {
+  return extensions.every((extension) => extension.constructor === StorageExtension || extension.constructor === EndlessCycleDetectorExtension)
+}
+
 export function statusPlan (candidates: readonly Action[], extensions: readonly Extension[]): StatusPlan | undefined {
   let storage: StorageExtension | undefined
   let limit = Infinity
