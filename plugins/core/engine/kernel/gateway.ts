@@ -116,27 +116,20 @@ export class Gateway {
   async execute (request: unknown, options: ExecuteOptions = {}): Promise<Reply | undefined> {
     const parent = options.unit === undefined ? currentContext.getStore() : undefined
     const previous = parent !== undefined && parent.gateway === this ? [...parent.previous, parent] : []
-    const plan = request instanceof BaseGetStatus ? this.#statusPlan(request) : undefined
+    const context = new Context(this, request, previous, previous.length === 0 ? options.unit : undefined)
     // With a unit, the caller (ExclusiveExecutor) holds the span: it also covers the commit.
     const span = previous.length === 0 && options.unit === undefined ? startGatewayExecuteSpan(this.#name, request) : undefined
+    // A status read that nothing but Paywire's own actions and extensions could answer or watch: from the reader (status-read.ts).
+    const plan = request instanceof BaseGetStatus ? this.#statusPlan(request) : undefined
     if (span === undefined) {
-      if (plan !== undefined && await this.#readStatus(request as BaseGetStatus<unknown>, plan, previous.length)) return undefined
-      const context = new Context(this, request, previous, previous.length === 0 ? options.unit : undefined)
-      await currentContext.run(context, () => this.#run(context))
-      return this.#answer(context, options)
+      if (plan === undefined || !await this.#readStatus(context, plan)) await currentContext.run(context, () => this.#run(context))
+    } else {
+      await runInSpan(span, async () => {
+        if (plan === undefined || !await this.#readStatus(context, plan)) await currentContext.run(context, () => this.#run(context))
+        if (context.exception !== undefined) throw context.exception
+      })
     }
-    const context = await runInSpan(span, async () => {
-      if (plan !== undefined && await this.#readStatus(request as BaseGetStatus<unknown>, plan, 0)) return undefined
-      const context = new Context(this, request, previous)
-      await currentContext.run(context, () => this.#run(context))
-      // An error fails the span; a reply is an answer, thrown (or returned) outside it.
-      if (context.exception !== undefined) throw context.exception
-      return context
-    })
-    return context === undefined ? undefined : this.#answer(context, options)
-  }
 
-  #answer (context: Context, options: ExecuteOptions): Reply | undefined {
     if (context.exception !== undefined) throw context.exception
     if (context.reply !== undefined) {
       if (options.catchReply === true) return context.reply
@@ -219,10 +212,10 @@ export class Gateway {
   }
 
   /** A status read without executes (status-read.ts); false when the executes must run. */
-  async #readStatus (request: BaseGetStatus<unknown>, plan: StatusPlan, depth: number): Promise<boolean> {
-    const answered = await readStatus(request, plan, depth)
+  async #readStatus (context: Context, plan: StatusPlan): Promise<boolean> {
+    const answered = await readStatus(context, plan)
     if (answered && this.#logger !== undefined && this.#logger.isLevelEnabled?.('trace') !== false) {
-      const fields = { paywire: { gateway: this.#name, depth: depth + 1, action: 'StatusFromReaderAction', request: humanifyRequest(request), outcome: 'done' } }
+      const fields = { paywire: { gateway: this.#name, depth: context.previous.length + 1, action: 'StatusFromReaderAction', request: humanifyRequest(context.request), outcome: 'done' } }
       if (this.#logger.trace !== undefined) this.#logger.trace(fields, 'paywire: action executed')
       else this.#logger.debug(fields, 'paywire: action executed')
     }

@@ -6,6 +6,7 @@ import type { Action } from './actions/action.ts'
 import { ExecuteSameRequestWithModelDetailsAction } from './actions/execute-same-request-with-model-details-action.ts'
 import { StatusFromReaderAction } from './actions/status-from-reader-action.ts'
 import { EndlessCycleDetectorExtension } from './extensions/endless-cycle-detector-extension.ts'
+import type { Context } from './extensions/context.ts'
 import type { Extension } from './extensions/extension.ts'
 import { StorageExtension } from './extensions/storage-extension.ts'
 
@@ -48,20 +49,19 @@ export function statusPlan (candidates: readonly Action[], extensions: readonly 
 }
 
 /**
- * Marks the request as the executes would, and returns true; false when they would have failed
- * (no stored model, no action supports it, the cycle limit): the request's model is put back
- * and the caller runs the executes, which fail as they always did.
+ * Marks the context's request as the executes would, and returns true; false when they would
+ * have failed (no stored model, no action supports it, the cycle limit): the request's model is
+ * put back and the caller runs the executes on the same context, which fail as they always did.
  */
-export async function readStatus (request: BaseGetStatus<unknown>, plan: StatusPlan, depth: number): Promise<boolean> {
+export async function readStatus (context: Context, plan: StatusPlan): Promise<boolean> {
+  const request = context.request as BaseGetStatus<unknown>
   const original = request.model
   let loaded = false
-  for (let level = depth; level < plan.limit; level++) {
-    const model = request.model
-    // What the storage extension's onPreExecute does at each execute.
-    if (model instanceof Identity && !loaded && plan.storage !== undefined) {
+  for (let level = context.previous.length; level < plan.limit; level++) {
+    // The storage extension loads the identity (and schedules what it loaded) as at each execute.
+    if (request.model instanceof Identity && !loaded && plan.storage !== undefined) {
       loaded = true
-      const found = await plan.storage.storages.getByModelName(model.modelName)?.find(model)
-      if (found !== null && found !== undefined) request.model = found
+      await plan.storage.onPreExecute(context)
     }
     const action = plan.candidates.find((candidate) => candidate.supports(request))
     if (action instanceof StatusFromReaderAction) {
