@@ -16,7 +16,7 @@ import { StorageExtension } from './extensions/storage-extension.ts'
  * action, and the only extensions are Paywire's own storage extension and cycle detector, the
  * chain of executes a status read makes (Token → Identity → Payment → details → the reader)
  * changes nothing and nobody can see it: it is walked here, with the same choices in the same
- * order, and no context, hook run or span per step. A gateway with its own status action, or an
+ * order, on the execute's own context: no nested context, hook run or span per step. A gateway with its own status action, or an
  * extension of the application's, keeps the executes (decided once per request class).
  */
 export interface StatusPlan {
@@ -35,7 +35,7 @@ export function statusPlan (candidates: readonly Action[], extensions: readonly 
   let storage: StorageExtension | undefined
   let limit = Infinity
   for (const extension of extensions) {
-    if (extension.constructor === StorageExtension) storage = extension as StorageExtension
+    if (extension.constructor === StorageExtension && storage === undefined) storage = extension as StorageExtension
     else if (extension.constructor === EndlessCycleDetectorExtension) limit = Math.min(limit, (extension as EndlessCycleDetectorExtension).limit)
     else return undefined
   }
