@@ -1,6 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { inspect } from 'node:util'
 import { isGatewayAware, isPrepend, type Action } from './actions/action.ts'
+import { BaseGetStatus } from '../requests/get-status.ts'
+import { ActionLookup } from './action-lookup.ts'
+import { ownExtensionsOnly, readStatus, statusPlan, type StatusPlan } from './status-read.ts'
+import { ExecuteSameRequestWithModelDetailsAction } from './actions/execute-same-request-with-model-details-action.ts'
+import { ArrayObject } from '../model/array-object.ts'
+import type { Generic } from '../requests/generic.ts'
 import { humanifyRequest } from '../observability/humanify.ts'
 import { PAYWIRE_ERR_NON_ERROR_THROWN, PAYWIRE_ERR_REQUEST_NOT_SUPPORTED } from '../errors.ts'
 import { Context } from './extensions/context.ts'
@@ -51,6 +57,12 @@ export class Gateway {
   #lookupHooks: Array<(action: Action) => void> | undefined
   #name: string | undefined
   #logger: Logger | undefined
+  // Worked out once per request class, again only when actions or extensions are added.
+  #lookup: ActionLookup | undefined
+  #statusPlans = new Map<object, StatusPlan | null>()
+  #ownExtensions: boolean | undefined
+  // Whether the executed-action trace line is written, asked once per top-level execute.
+  #tracing = new WeakMap<Context, Logger | null>()
 
   /** The name it is registered under (spans and log lines carry it); undefined for a gateway used on its own. */
   get name (): string | undefined {
@@ -79,12 +91,16 @@ export class Gateway {
   addAction (action: Action, prepend = false): this {
     if (prepend || isPrepend(action)) this.#actions.unshift(action)
     else this.#actions.push(action)
+    this.#lookup = undefined
+    this.#statusPlans.clear()
     return this
   }
 
   addExtension (extension: Extension, prepend = false): this {
     if (prepend || isPrepend(extension)) this.#extensions.unshift(extension)
     else this.#extensions.push(extension)
+    this.#statusPlans.clear()
+    this.#ownExtensions = undefined
     return this
   }
 
@@ -95,6 +111,7 @@ export class Gateway {
    */
   onActionLookup (hook: (action: Action) => void): this {
     (this.#lookupHooks ??= []).push(hook)
+    this.#statusPlans.clear()
     return this
   }
 
@@ -109,11 +126,13 @@ export class Gateway {
     const context = previous.length === 0 ? new Context(this, request, previous, options.unit, options.reads) : new Context(this, request, previous)
     // With a unit, the caller (ExclusiveExecutor) holds the span: it also covers the commit.
     const span = previous.length === 0 && options.unit === undefined ? startGatewayExecuteSpan(this.#name, request) : undefined
+    // A status read that nothing but Paywire's own actions and extensions could answer or watch: from the reader (status-read.ts).
+    const plan = request instanceof BaseGetStatus ? this.#statusPlan(request) : undefined
     if (span === undefined) {
-      await currentContext.run(context, () => this.#run(context))
+      if (plan === undefined || !await this.#readStatus(context, plan)) await currentContext.run(context, () => this.#run(context))
     } else {
       await runInSpan(span, async () => {
-        await currentContext.run(context, () => this.#run(context))
+        if (plan === undefined || !await this.#readStatus(context, plan)) await currentContext.run(context, () => this.#run(context))
         if (context.exception !== undefined) throw context.exception
       })
     }
@@ -131,16 +150,29 @@ export class Gateway {
       await this.#callExtensions('onPreExecute', context)
       context.action ??= this.findActionSupported(context.request)
       await this.#callExtensions('onExecute', context)
-      const action = context.action
+      let action = context.action
+      let span = startActionSpan(this.#name, action, context.request, context.previous.length)
+      // A token becomes its stored model in this execute, not in a nested one, where nothing but
+      // Paywire's own extensions could see the difference (no span, no trace line, no hook of the
+      // application's): the storage extension loads it as it would have, and the lookup runs again.
+      while (span === undefined && action.constructor === ExecuteSameRequestWithModelDetailsAction && this.#unwrapsInline(context)) {
+        const request = context.request as Generic
+        request.model = (request.model as { details: Identity }).details
+        await this.#callExtensions('onPreExecute', context)
+        context.action = action = this.findActionSupported(request)
+        await this.#callExtensions('onExecute', context)
+        span = startActionSpan(this.#name, action, request, context.previous.length)
+      }
       if (isGatewayAware(action)) action.setGateway(this)
-      const span = startActionSpan(this.#name, action, context.request, context.previous.length)
-      if (span === undefined) await action.execute(context.request)
-      else await runInSpan(span, async () => { await action.execute(context.request) })
+      const chosen = action
+      if (span === undefined) await chosen.execute(context.request)
+      else await runInSpan(span, async () => { await chosen.execute(context.request) })
     } catch (thrown) {
       if (thrown instanceof Reply) context.reply = thrown
       else context.exception = toError(thrown)
     }
-    if (context.action !== undefined && this.#logger !== undefined && this.#logger.isLevelEnabled?.('trace') !== false) this.#logExecuted(this.#logger, context)
+    const traceLog = context.action === undefined ? undefined : this.#traceLogger(context.root)
+    if (traceLog !== undefined) this.#logExecuted(traceLog, context)
 
     // Every extension gets its onPostExecute (the storage extension saves there), even after one failed.
     for (const extension of this.#extensions) {
@@ -162,6 +194,54 @@ export class Gateway {
     }
   }
 
+  /**
+   * The logger the executed-action lines go to, or undefined when trace is off: asked once per
+   * top-level execute, not per nested one. Not once per gateway: the level can differ per HTTP
+   * request (a Fastify route's logLevel, a request logger of its own).
+   */
+  #traceLogger (root: Context): Logger | undefined {
+    const logger = this.#logger
+    if (logger === undefined) return undefined
+    let kept = this.#tracing.get(root)
+    if (kept === undefined) this.#tracing.set(root, kept = logger.isLevelEnabled?.('trace') !== false ? logger : null)
+    return kept ?? undefined
+  }
+
+  #statusPlan (request: BaseGetStatus<unknown>): StatusPlan | undefined {
+    const prototype = Object.getPrototypeOf(request) as object
+    let plan = this.#statusPlans.get(prototype)
+    if (plan === undefined) {
+      // 1.x lookup hooks see every action a lookup consults: those gateways keep the executes.
+      plan = this.#lookupHooks === undefined ? statusPlan(this.#actionLookup().candidates(request), this.#extensions) ?? null : null
+      this.#statusPlans.set(prototype, plan)
+    }
+    return plan ?? undefined
+  }
+
+  /** A status read without executes (status-read.ts); false when the executes must run. */
+  async #readStatus (context: Context, plan: StatusPlan): Promise<boolean> {
+    const answered = await readStatus(context, plan)
+    if (answered && this.#logger !== undefined && this.#logger.isLevelEnabled?.('trace') !== false) {
+      const fields = { paywire: { gateway: this.#name, depth: context.previous.length + 1, action: 'StatusFromReaderAction', request: humanifyRequest(context.request), outcome: 'done' } }
+      if (this.#logger.trace !== undefined) this.#logger.trace(fields, 'paywire: action executed')
+      else this.#logger.debug(fields, 'paywire: action executed')
+    }
+    return answered
+  }
+
+  /** Whether a token's identity is loaded in the same execute (see #run): decided once for the extensions, then per request. */
+  #unwrapsInline (context: Context): boolean {
+    if (this.#lookupHooks !== undefined) return false
+    this.#ownExtensions ??= ownExtensionsOnly(this.#extensions)
+    if (!this.#ownExtensions || this.#traceLogger(context.root) !== undefined) return false
+    const model = (context.request as Generic).model
+    return typeof model === 'object' && model !== null && !(model instanceof ArrayObject) && (model as { details?: unknown }).details instanceof Identity
+  }
+
+  #actionLookup (): ActionLookup {
+    return (this.#lookup ??= new ActionLookup([...this.#actions]))
+  }
+
   #logExecuted (logger: Logger, context: Context): void {
     const code = (context.exception as { code?: unknown } | undefined)?.code
     const outcome = context.reply !== undefined
@@ -174,9 +254,14 @@ export class Gateway {
 
   findActionSupported (request: unknown): Action {
     const hooks = this.#lookupHooks
+    if (hooks === undefined) {
+      const action = this.#actionLookup().find(request)
+      if (action !== undefined) return action
+      throw createRequestNotSupported(request)
+    }
     for (const action of this.#actions) {
       // As in Payum, also actions that turn out not to support the request go through the hooks.
-      if (hooks !== undefined) for (const hook of hooks) hook(action)
+      for (const hook of hooks) hook(action)
       if (action.supports(request)) return action
     }
     throw createRequestNotSupported(request)

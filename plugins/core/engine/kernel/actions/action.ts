@@ -3,7 +3,9 @@ import type { Gateway } from '../gateway.ts'
 /**
  * An action handles one kind of request. `supports` must be synchronous and pure: the
  * gateway asks the actions in order and runs the first that says yes, so the answer may
- * depend only on the request (its class and its model), never on I/O.
+ * depend only on the request (its class and its model), never on I/O or the action's own
+ * changing state. An action that says no to a request without reading anything of it but its
+ * class (`request instanceof Capture && …`) is not asked about that class again.
  */
 export interface Action {
   supports (request: unknown): boolean
