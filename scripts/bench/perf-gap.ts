@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { homedir, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { areaOfUrl, isOwnedArea } from './code-areas.ts'
@@ -75,14 +75,18 @@ interface Profile { flows: number, flowsPerSecond: number, usPerFlow: Map<string
 
 async function profile (app: string, redisUrl: string): Promise<Profile> {
   const dir = await mkdtemp(join(tmpdir(), 'paywire-perf-'))
-  const server = await startServer(values.node, app, ['--redis', redisUrl, '--prefix', `perf:${randomUUID()}:`], [], ['--perf-prof', '--interpreted-frames-native-stack'])
+  // In a directory of its own: V8 writes the jitdump there and perf inject its pieces of code beside it.
+  const server = await startServer(values.node, app, ['--redis', redisUrl, '--prefix', `perf:${randomUUID()}:`], [], ['--perf-prof', '--interpreted-frames-native-stack'], dir)
   try {
     const target = { name: app, origin: server.origin, prepare: { path: app.startsWith('paywire') ? '/checkout' : '/prepare', body } }
     const concurrency = Number(values.concurrency)
     // Long enough that V8 has tiered the hot code up: a shorter one charges the flows for compiling it.
     await runRound(target, concurrency, Number(values.warmup) * 1000)
     const data = join(dir, 'perf.data')
-    const recorder = spawn('perf', ['record', '-k', '1', '-e', 'cpu-clock', '-F', values.frequency, '-g', '-p', String(server.child.pid), '-o', data], { stdio: 'ignore' })
+    // perf keeps a copy of every binary it sampled (each piece of JIT code too) in its build-id
+    // cache, ~/.debug by default: hundreds of MB per run. Here it goes to the run's directory.
+    const perf = ['--buildid-dir', join(dir, 'buildid')]
+    const recorder = spawn('perf', [...perf, 'record', '-k', '1', '-e', 'cpu-clock', '-F', values.frequency, '-g', '-p', String(server.child.pid), '-o', data], { stdio: 'ignore' })
     await once(recorder, 'spawn')
     const round = await runRound(target, concurrency, Number(values.seconds) * 1000)
     recorder.kill('SIGINT')
@@ -90,8 +94,8 @@ async function profile (app: string, redisUrl: string): Promise<Profile> {
     // The jitdump is complete only once the server has stopped writing it.
     server.child.kill('SIGTERM')
     if (server.child.exitCode === null) await once(server.child, 'exit')
-    await run('perf', ['inject', '--jit', '-i', data, '-o', `${data}.jit`])
-    const script = await run('perf', ['script', '-i', `${data}.jit`, '-F', 'comm,tid,ip,sym,dso'])
+    await run('perf', [...perf, 'inject', '--jit', '-i', data, '-o', `${data}.jit`])
+    const script = await run('perf', [...perf, 'script', '-i', `${data}.jit`, '-F', 'comm,tid,ip,sym,dso'])
     const counts = new Map<string, number>()
     const leaves = new Map<string, number>()
     let samples = 0
@@ -119,9 +123,6 @@ async function profile (app: string, redisUrl: string): Promise<Profile> {
     server.child.kill('SIGTERM')
     if (server.child.exitCode === null) await once(server.child, 'exit')
     await rm(dir, { recursive: true, force: true })
-    await rm(`jit-${String(server.child.pid)}.dump`, { force: true })
-    // perf inject writes one small ELF per piece of JIT code under ~/.debug/jit.
-    await rm(join(homedir(), '.debug', 'jit'), { recursive: true, force: true })
   }
 }
 

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis } from 'ioredis'
 
@@ -43,8 +44,14 @@ export async function startRedis (): Promise<{ url: string, stop: () => void }> 
   return { url, stop: () => child.kill('SIGTERM') }
 }
 
-export async function startServer (node: string, app: string, args: string[], wrapper: string[] = [], nodeArgs: string[] = []): Promise<{ child: ChildProcess, origin: string }> {
-  const child = spawn(wrapper[0] ?? node, [...wrapper.slice(1), ...(wrapper.length > 0 ? [node] : []), ...nodeArgs, ...tsx, 'scripts/bench/server.ts', '--app', app, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+const serverScript = fileURLToPath(new URL('./server.ts', import.meta.url))
+
+/**
+ * One benchmarked server in a process of its own. `cwd`: where it runs, for profilers that write
+ * files into the working directory (V8's jitdump and logs), so they never land in the project.
+ */
+export async function startServer (node: string, app: string, args: string[], wrapper: string[] = [], nodeArgs: string[] = [], cwd?: string): Promise<{ child: ChildProcess, origin: string }> {
+  const child = spawn(wrapper[0] ?? node, [...wrapper.slice(1), ...(wrapper.length > 0 ? [node] : []), ...nodeArgs, ...tsx, serverScript, '--app', app, ...args], { stdio: ['ignore', 'pipe', 'inherit'], cwd })
   const [line] = await once(child.stdout as NodeJS.ReadableStream, 'data') as [Buffer]
   const { port } = JSON.parse(line.toString()) as { port: number }
   return { child, origin: `http://127.0.0.1:${port}` }
