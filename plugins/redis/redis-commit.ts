@@ -1,5 +1,5 @@
 import { errorCodes, valueAt, type OutboxRecord, type StagedWrite } from '../core/engine/index.ts'
-import { COMMIT_SCRIPT, commitArguments, type CommitAnswer, type CommitScriptSet } from './commit-script.ts'
+import { COMMIT_SCRIPT, commitArguments, type CommitAnswer, type CommitScriptSet, type TokenToSave } from './commit-script.ts'
 import { COMMIT_WITH_STEPS_SCRIPT, commitWithStepsArguments } from './commit-with-steps.ts'
 import { guarded, hashTag, type RedisClient } from './keys.ts'
 import type { RedisStorage } from './redis-storage.ts'
@@ -9,7 +9,7 @@ import { sendStep, stepArguments, type Step, type StepAnswer, type StepFacets } 
 /*
  * A commit on Redis in two steps (see commit-script.ts and step-script.ts):
  *
- * 1. The records, used tokens and claim: one script per hash slot. A payment's record, its
+ * 1. The records, used tokens, new tokens and claim: one script per hash slot. A payment's record, its
  *    tokens and its claim share a tag, so the commit of one payment is one atomic script,
  *    on a single Redis and on a Cluster alike. On a Cluster, a commit touching several
  *    payments' slots (a custom flow) is checked whole first (claim and versions, writing
@@ -57,11 +57,11 @@ interface Group {
 function groups (client: RedisClient, commit: RedisCommit): Group[] {
   const whole: Group = { set: commit, positions: commit.writes.map((_, index) => index) }
   if (!client.isCluster) return [whole]
-  const byTag = new Map<string, { writes: StagedWrite[], tokens: string[], positions: number[], claim: boolean, events: OutboxRecord[] }>()
+  const byTag = new Map<string, { writes: StagedWrite[], tokens: string[], saves: TokenToSave[], positions: number[], claim: boolean, events: OutboxRecord[] }>()
   const of = (key: string) => {
     const tag = hashTag(key)
     let group = byTag.get(tag)
-    if (group === undefined) byTag.set(tag, group = { writes: [], tokens: [], positions: [], claim: false, events: [] })
+    if (group === undefined) byTag.set(tag, group = { writes: [], tokens: [], saves: [], positions: [], claim: false, events: [] })
     return group
   }
   commit.writes.forEach((write, position) => {
@@ -70,6 +70,7 @@ function groups (client: RedisClient, commit: RedisCommit): Group[] {
     group.positions.push(position)
   })
   for (const hash of commit.invalidateTokens) of(commit.tokenKeyOf(hash)).tokens.push(hash)
+  for (const token of commit.saveTokens ?? []) of(commit.tokenKeyOf(token.hash)).saves.push(token)
   for (const event of commit.events ?? []) of((commit.outboxKeyOf as (partition: string) => string)(event.partition)).events.push(event)
   if (commit.claim !== undefined) of(commit.claim.key).claim = true
   if (byTag.size === 1) return [whole]
@@ -79,6 +80,7 @@ function groups (client: RedisClient, commit: RedisCommit): Group[] {
     set: {
       writes: group.writes,
       invalidateTokens: group.tokens,
+      saveTokens: group.saves,
       tombstoneTtlMs: commit.tombstoneTtlMs,
       claim: group.claim ? commit.claim : undefined,
       releaseClaim: group.claim && commit.releaseClaim,
