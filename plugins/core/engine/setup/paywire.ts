@@ -150,7 +150,9 @@ export class Paywire {
       return await tokens.createCaptureToken(gatewayName, model, afterPath, afterParameters)
     }
     storage.assignId(model)
-    if (!(storage instanceof AbstractStorage)) {
+    // A storage whose update() is not the base class's (a subclass's, an application's wrapper) is
+    // called as it is: its write goes through it, the tokens beside it.
+    if (!(storage instanceof AbstractStorage) || storage.update !== AbstractStorage.prototype.update) {
       const [token] = await Promise.all([tokens.createCaptureToken(gatewayName, model, afterPath, afterParameters), storage.update(model)])
       return token
     }
