@@ -4,7 +4,8 @@ import type { RedisStorage } from './redis-storage.ts'
 /*
  * One request's commit as one script, so it happens all or nothing: first every check
  * (the claim is still the request's, every record still has the version it was read
- * with, no token to use up was used by another request), then every write (records, used tokens, the claim's release). Nothing is written
+ * with, no token to use up was used by another request), then every write (records, used
+ * tokens, events, new tokens, the claim's release). Nothing is written
  * unless every check passed. Under maxmemory, Redis refuses a script's first write and lets
  * the ones after it through, so a commit is refused whole, never half.
  *
@@ -17,12 +18,16 @@ import type { RedisStorage } from './redis-storage.ts'
  * script: the transactional outbox. On a single Redis the due index is in the script too;
  * on a Cluster it lives in another slot and is written beside it (see redis-outbox.ts).
  *
+ * A prepared payment's tokens (Paywire.prepareCapture) are saved by the script of its first
+ * write: a token and its payment share a hash tag too, so they are stored all or nothing.
+ *
  *   KEYS: [claim], then per write its record, then the tokens to use up, then per event its
- *         outbox list, then [the due index]
+ *         outbox list, then the tokens to save, then [the due index]
  *   ARGV: writes, tokens, has claim (1/0), release claim (1/0), used-token lifetime (ms),
- *         claim id, check only (1/0), events, due index in KEYS (1/0), now (ms); then per
- *         write: json ('' deletes), expected version (-1: any), number of indexed fields,
- *         the fields; then per event: its partition, its outbox entry
+ *         claim id, check only (1/0), events, due index in KEYS (1/0), now (ms), tokens to
+ *         save; then per write: json ('' deletes), expected version (-1: any), number of
+ *         indexed fields, the fields; then per event: its partition, its outbox entry; then per
+ *         token to save: its JSON, its lifetime (ms, 0: no expiry)
  *   Answers {'ok', <per write and field, the old value or ''>...}, {'conflict', n} (the n-th
  *   write's version moved on), {'claim_lost'} or {'token_used'}. With "check only", nothing is written.
  *
@@ -50,7 +55,7 @@ end
 local writes, tokens = tonumber(ARGV[1]), tonumber(ARGV[2])
 local hasClaim, release, usedTtl, claimId = ARGV[3] == '1', ARGV[4] == '1', tonumber(ARGV[5]), ARGV[6]
 local checkOnly = ARGV[7] == '1'
-local events, hasDue, now = tonumber(ARGV[8]), ARGV[9] == '1', tonumber(ARGV[10])
+local events, hasDue, now, saves = tonumber(ARGV[8]), ARGV[9] == '1', tonumber(ARGV[10]), tonumber(ARGV[11])
 local k = 1
 if hasClaim then
   if redis.call('GET', KEYS[1]) ~= claimId then return {'claim_lost'} end
@@ -58,7 +63,7 @@ if hasClaim then
 end
 
 local planned = {}
-local a = 11
+local a = 12
 for w = 1, writes do
   local fields = {}
   for f = 1, tonumber(ARGV[a + 2]) do fields[f] = ARGV[a + 2 + f] end
@@ -107,8 +112,23 @@ for e = 1, events do
   k = k + 1
 end
 
+for s = 1, saves do
+  local ttl = tonumber(ARGV[a + 1])
+  if ttl > 0 then redis.call('SET', KEYS[k], ARGV[a], 'PX', ttl) else redis.call('SET', KEYS[k], ARGV[a]) end
+  a = a + 2
+  k = k + 1
+end
+
 if hasClaim and release then redis.call('DEL', KEYS[1]) end
 return answer`
+
+/** A token as the commit script stores it (RedisTokenStorage.toSave). */
+export interface TokenToSave {
+  hash: string
+  json: string
+  /** 0: no expiry. */
+  ttlMs: number
+}
 
 export type CommitAnswer = ['ok', ...string[]] | ['conflict', number] | ['claim_lost'] | ['token_used']
 
@@ -122,6 +142,8 @@ export interface CommitScriptSet {
   releaseClaim: boolean
   /** Check the claim and the versions, write nothing. */
   checkOnly?: boolean
+  /** New tokens to store with the writes (a prepared payment's). */
+  saveTokens?: readonly TokenToSave[]
   /** Events to append to their payments' outbox lists. */
   events?: readonly OutboxRecord[]
   /** The outbox's list key of a partition, and its due index when the script may write it (single Redis). */
@@ -136,7 +158,7 @@ export function commitArguments (set: CommitScriptSet, tokenKeyOf: (hash: string
   const now = Date.now()
   const args: Array<string | number> = [set.writes.length, set.invalidateTokens.length, set.claim === undefined ? 0 : 1,
     set.releaseClaim ? 1 : 0, set.tombstoneTtlMs, set.claim?.id ?? '', set.checkOnly === true ? 1 : 0,
-    events.length, set.dueKey === undefined ? 0 : 1, now]
+    events.length, set.dueKey === undefined ? 0 : 1, now, set.saveTokens?.length ?? 0]
   if (set.claim !== undefined) keys.push(set.claim.key)
   for (const write of set.writes) {
     const storage = write.storage as unknown as RedisStorage<object>
@@ -147,6 +169,10 @@ export function commitArguments (set: CommitScriptSet, tokenKeyOf: (hash: string
   for (const event of events) {
     keys.push((set.outboxKeyOf as (partition: string) => string)(event.partition))
     args.push(event.partition, outboxEntry(event, now))
+  }
+  for (const token of set.saveTokens ?? []) {
+    keys.push(tokenKeyOf(token.hash))
+    args.push(token.json, token.ttlMs)
   }
   if (set.dueKey !== undefined && events.length > 0) keys.push(set.dueKey)
   return { keys, args }

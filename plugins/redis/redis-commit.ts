@@ -1,35 +1,33 @@
-import { createHash } from 'node:crypto'
 import { errorCodes, valueAt, type OutboxRecord, type StagedWrite } from '../core/engine/index.ts'
-import { COMMIT_SCRIPT, commitArguments, type CommitAnswer, type CommitScriptSet } from './commit-script.ts'
-import { encodeRecord, guarded, hashTag, type RedisClient } from './keys.ts'
+import { COMMIT_SCRIPT, commitArguments, type CommitAnswer, type CommitScriptSet, type TokenToSave } from './commit-script.ts'
+import { COMMIT_WITH_STEPS_SCRIPT, commitWithStepsArguments } from './commit-with-steps.ts'
+import { guarded, hashTag, type RedisClient } from './keys.ts'
 import type { RedisStorage } from './redis-storage.ts'
 import { defineScript } from './scripts.ts'
-import { sendStep, type Step, type StepAnswer, type StepFacets } from './step-script.ts'
+import { sendStep, stepArguments, type Step, type StepAnswer, type StepFacets } from './step-script.ts'
 
 /*
  * A commit on Redis in two steps (see commit-script.ts and step-script.ts):
  *
- * 1. The records, used tokens and claim: one script per hash slot. A payment's record, its
+ * 1. The records, used tokens, new tokens and claim: one script per hash slot. A payment's record, its
  *    tokens and its claim share a tag, so the commit of one payment is one atomic script,
  *    on a single Redis and on a Cluster alike. On a Cluster, a commit touching several
  *    payments' slots (a custom flow) is checked whole first (claim and versions, writing
  *    nothing), then applied slot by slot, the claim's slot last: each slot all or nothing,
  *    and the claim held until the end.
- * 2. Per record, one script under its model's tag: the model's list, the index entries of the
- *    values the write adds and drops and, for a payment, its search facets (redis-search.ts).
- *    Not in step 1's script, because on a Cluster the record's slot is its payment's, and a
- *    search or a findBy() must read every record's entries in one slot.
+ * 2. Per record, STEP_SCRIPT on keys under its model's tag: the model's list, the index entries
+ *    of the values the write adds and drops and, for a payment, its search facets
+ *    (redis-search.ts). On a Cluster a script of its own, apart from step 1's: the record's slot
+ *    is its payment's, and a search or a findBy() must read every record's entries in one slot.
  *
- * On a single Redis, step 2 leaves in the same write as step 1, right behind it: one round trip
- * per write. Redis runs a connection's commands in order, so it runs once step 1 has, and it
- * checks that the record holds exactly what this write stored (its SHA-1) before it changes
- * anything: a refused commit leaves it doing nothing. The values the write drops are known
- * before the commit's answer: the record it replaces is the one it was read as (`previous`,
- * at the version it expects). What is still a window: step 2 is a second script, so a Redis
- * that dies between the two scripts (or another connection's command run between them) may see
- * step 1 without step 2; a process that dies after sending the write can no longer split them.
- * When step 2 did not apply though step 1 did (refused, failed, or the record already written
- * again), it is sent again once step 1 answered, as on a Cluster.
+ * On a single Redis the two steps are one script (commit-with-steps.ts): step 1's checks and
+ * writes, then each write's step 2, run only when step 1's checks passed. A refused commit moves
+ * no index entry and no facets, and no command of another connection runs between the record
+ * and its entries. The values the write drops are known before the commit's answer: the record
+ * it replaces is the one it was read as (`previous`, at the version it expects). What the script
+ * could not know (a deleted record's values, a record replaced since it was read under the same
+ * version) and a step that raised an error in the script follow in a step of their own, once the
+ * commit answered.
  *
  * On a Cluster step 2 follows step 1's answer; only the index entries the write adds leave
  * beside step 1 (an entry added for a write that then fails is never answered, as findBy()
@@ -59,11 +57,11 @@ interface Group {
 function groups (client: RedisClient, commit: RedisCommit): Group[] {
   const whole: Group = { set: commit, positions: commit.writes.map((_, index) => index) }
   if (!client.isCluster) return [whole]
-  const byTag = new Map<string, { writes: StagedWrite[], tokens: string[], positions: number[], claim: boolean, events: OutboxRecord[] }>()
+  const byTag = new Map<string, { writes: StagedWrite[], tokens: string[], saves: TokenToSave[], positions: number[], claim: boolean, events: OutboxRecord[] }>()
   const of = (key: string) => {
     const tag = hashTag(key)
     let group = byTag.get(tag)
-    if (group === undefined) byTag.set(tag, group = { writes: [], tokens: [], positions: [], claim: false, events: [] })
+    if (group === undefined) byTag.set(tag, group = { writes: [], tokens: [], saves: [], positions: [], claim: false, events: [] })
     return group
   }
   commit.writes.forEach((write, position) => {
@@ -72,6 +70,7 @@ function groups (client: RedisClient, commit: RedisCommit): Group[] {
     group.positions.push(position)
   })
   for (const hash of commit.invalidateTokens) of(commit.tokenKeyOf(hash)).tokens.push(hash)
+  for (const token of commit.saveTokens ?? []) of(commit.tokenKeyOf(token.hash)).saves.push(token)
   for (const event of commit.events ?? []) of((commit.outboxKeyOf as (partition: string) => string)(event.partition)).events.push(event)
   if (commit.claim !== undefined) of(commit.claim.key).claim = true
   if (byTag.size === 1) return [whole]
@@ -81,6 +80,7 @@ function groups (client: RedisClient, commit: RedisCommit): Group[] {
     set: {
       writes: group.writes,
       invalidateTokens: group.tokens,
+      saveTokens: group.saves,
       tombstoneTtlMs: commit.tombstoneTtlMs,
       claim: group.claim ? commit.claim : undefined,
       releaseClaim: group.claim && commit.releaseClaim,
@@ -90,9 +90,20 @@ function groups (client: RedisClient, commit: RedisCommit): Group[] {
   }))
 }
 
-async function run (client: RedisClient, commit: RedisCommit, group: Group, checkOnly: boolean): Promise<string[]> {
-  const script = defineScript<CommitAnswer>(client, 'paywireCommit', null, COMMIT_SCRIPT)
-  const { keys, args } = commitArguments({ ...group.set, checkOnly }, commit.tokenKeyOf)
+/** A part's script and what it answered: the old indexed values, and each step's answer when the steps went with it. */
+interface Ran { olds: string[], steps: Array<StepAnswer | undefined> }
+
+/**
+ * Sends a part's commit; with `steps` (a single Redis), the one script that runs each write's step
+ * (undefined: none) once the commit's checks passed and its writes are done (commit-with-steps.ts).
+ */
+async function run (client: RedisClient, commit: RedisCommit, group: Group, checkOnly: boolean, steps?: Array<Step | undefined>): Promise<Ran> {
+  const call = commitArguments({ ...group.set, checkOnly }, commit.tokenKeyOf)
+  const sent = steps?.flatMap((step, position) => step === undefined ? [] : [{ position, step }]) ?? []
+  const script = defineScript<CommitAnswer>(client, steps === undefined ? 'paywireCommit' : 'paywireCommitWithSteps', null,
+    steps === undefined ? COMMIT_SCRIPT : COMMIT_WITH_STEPS_SCRIPT)
+  const stepKeys = (position: number) => (commit.writes[position]?.storage as unknown as RedisStorage<object>).search.stepKeys
+  const { keys, args } = steps === undefined ? call : commitWithStepsArguments(call, sent.map(({ position, step }) => stepArguments(stepKeys(position), step)))
   const answer = await guarded(script(keys.length, ...keys, ...args))
   if (answer[0] === 'claim_lost') throw new errorCodes.PAYWIRE_ERR_CLAIM_LOST(commit.claim?.key ?? '')
   if (answer[0] === 'token_used') throw new errorCodes.PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT()
@@ -100,7 +111,14 @@ async function run (client: RedisClient, commit: RedisCommit, group: Group, chec
     const write = commit.writes[group.positions[answer[1] - 1] as number] as StagedWrite
     throw write.storage.conflict(write.id)
   }
-  return answer.slice(1) as string[]
+  const olds = answer.slice(1, answer.length - sent.length) as string[]
+  const answers: Array<StepAnswer | undefined> = new Array(commit.writes.length)
+  sent.forEach(({ position }, n) => {
+    const applied = answer[answer.length - sent.length + n] as unknown as number
+    // -1: the step raised an error in the script; it is sent again on its own.
+    answers[position] = applied === -1 ? undefined : applied as StepAnswer
+  })
+  return { olds, steps: answers }
 }
 
 /** A write's step 2, planned before step 1's answer from the record it replaces. */
@@ -158,14 +176,15 @@ function plan (write: StagedWrite): Plan {
   }
 }
 
-/** Step 2 sent beside step 1: the whole step behind the commit on a single Redis, the additions only on a Cluster. */
-async function early (client: RedisClient, { write, storage, adds, heals, removes, version, facets }: Plan): Promise<StepAnswer | undefined> {
-  if (write.record === null || write.json === null) return undefined
-  if (!client.isCluster) {
-    const sha1 = createHash('sha1').update(encodeRecord(version, write.json)).digest('hex')
-    const check = { key: storage.recordKey(write.id), sha1 }
-    return await sendStep(client, storage.search.stepKeys, { id: write.id, version, check, adds, heals, removes, list: 'put', ...(facets === undefined ? {} : { facets }) })
-  }
+/** Step 2 in the one script of a single Redis: the whole step, run only once step 1 passed (a delete's waits for step 1's answer). */
+function withCommit ({ write, adds, heals, removes, version, facets }: Plan): Step | undefined {
+  if (write.record === null) return undefined
+  return { id: write.id, version, adds, heals, removes, list: 'put', ...(facets === undefined ? {} : { facets }) }
+}
+
+/** On a Cluster, what of step 2 leaves beside step 1: the index entries the write adds (never behind the record). */
+async function early (client: RedisClient, { write, storage, adds, version, facets }: Plan): Promise<StepAnswer | undefined> {
+  if (write.record === null) return undefined
   // A payment whose step lists and heals it after the commit need not be listed ahead when it adds no value.
   if (adds.length === 0 && facets !== undefined) return undefined
   return await sendStep(client, storage.search.stepKeys, { id: write.id, version, adds, heals: [], removes: [], list: 'put' })
@@ -206,16 +225,9 @@ export async function commitOnRedis (client: RedisClient, commit: RedisCommit): 
   const partitions = [...new Set((commit.events ?? []).map((event) => event.partition))]
   const markDue = partitions.length === 0 ? undefined : commit.markDue
   const marked = markDue?.(partitions).then(() => true, () => false)
-  if (parts.length > 1) await Promise.all(parts.map((part) => run(client, commit, part, true)))
-  // On a single Redis there is one part: its script is issued first, each step right behind it, in the
-  // same write. On a Cluster the additions are issued first, as they must never be behind the record.
-  const single = !client.isCluster
-  const first = single ? run(client, commit, parts[0] as Group, false) : undefined
-  // Never rejects: a step that failed is sent again below, once the commit landed.
-  const sent = plans.map(async (step) => await early(client, step).catch(() => undefined))
+  let answers: Array<StepAnswer | undefined>
   const olds: string[][] = new Array(commit.writes.length)
-  for (const [n, part] of parts.entries()) {
-    const answer = n === 0 && first !== undefined ? await first : await run(client, commit, part, false)
+  const keep = (part: Group, answer: string[]) => {
     let offset = 0
     for (const position of part.positions) {
       const storage = commit.writes[position]?.storage as unknown as RedisStorage<object>
@@ -223,9 +235,20 @@ export async function commitOnRedis (client: RedisClient, commit: RedisCommit): 
       offset += storage.indexes.length
     }
   }
+  if (!client.isCluster) {
+    // One part, one script: the commit, then each write's step.
+    const ran = await run(client, commit, parts[0] as Group, false, plans.map(withCommit))
+    keep(parts[0] as Group, ran.olds)
+    answers = ran.steps
+  } else {
+    if (parts.length > 1) await Promise.all(parts.map((part) => run(client, commit, part, true)))
+    // Never rejects: a step that failed is sent again below, once the commit landed.
+    const sent = plans.map(async (step) => await early(client, step).catch(() => undefined))
+    for (const part of parts) keep(part, (await run(client, commit, part, false)).olds)
+    answers = await Promise.all(sent)
+  }
   // A due mark that failed is sent again; if that fails too, the outbox's sweep finds the events.
   if (marked !== undefined && !await marked) await markDue?.(partitions).catch(() => {})
-  const answers = await Promise.all(sent)
   await Promise.all(plans.map(async (step, position) => {
     const left = rest(client, step, olds[position] as string[], answers[position])
     if (left !== undefined) await sendStep(client, step.storage.search.stepKeys, left)

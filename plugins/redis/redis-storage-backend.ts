@@ -1,7 +1,7 @@
 import { inspect } from 'node:util'
 import {
   StorageBackend, assertTokenTtls,
-  type CommitSet, type ModelClass, type Storage, type StorageOptions, type TokenStorage, type TokenTtls, hideConnection
+  type CommitSet, type ModelClass, type StagedWrite, type Storage, type StorageOptions, type Token, type TokenStorage, type TokenTtls, hideConnection
 } from '../core/engine/index.ts'
 import { dropSettledCommands, type RedisClient } from './keys.ts'
 import { commitOnRedis } from './redis-commit.ts'
@@ -58,9 +58,7 @@ export class RedisStorageBackend extends StorageBackend {
 
   /** One script per slot when every part lives in this Redis (see redis-commit.ts); step by step (the base class) otherwise. */
   override async commit (set: CommitSet, tokens: TokenStorage): Promise<void> {
-    const own = tokens instanceof RedisTokenStorage && tokens.client === this.client && set.unstaged.length === 0 &&
-      set.writes.every((write) => write.storage instanceof RedisStorage && write.storage.client === this.client)
-    if (!own) return await super.commit(set, tokens)
+    if (!this.#own(set.writes, tokens) || set.unstaged.length > 0) return await super.commit(set, tokens)
     await commitOnRedis(this.client, {
       writes: set.writes,
       invalidateTokens: set.invalidateTokens,
@@ -71,6 +69,28 @@ export class RedisStorageBackend extends StorageBackend {
       events: set.events,
       ...this.outbox.commitParts()
     })
+  }
+
+  /**
+   * A prepared payment and its tokens in its first write's script (one per slot, as a commit),
+   * when both live in this Redis: all or nothing. Side by side (the base class) otherwise.
+   */
+  override async saveWithTokens (write: StagedWrite, tokens: readonly Token[], tokenStorage: TokenStorage): Promise<void> {
+    if (!this.#own([write], tokenStorage)) return await super.saveWithTokens(write, tokens, tokenStorage)
+    await commitOnRedis(this.client, {
+      writes: [write],
+      invalidateTokens: [],
+      saveTokens: tokens.map((token) => tokenStorage.toSave(token)),
+      tombstoneTtlMs: 0,
+      releaseClaim: false,
+      tokenKeyOf: (hash) => tokenStorage.tokenKey(hash)
+    })
+  }
+
+  /** Whether the writes' storages and the token storage are this backend's, on its client. */
+  #own (writes: readonly StagedWrite[], tokens: TokenStorage): tokens is RedisTokenStorage {
+    return tokens instanceof RedisTokenStorage && tokens.client === this.client &&
+      writes.every((write) => write.storage instanceof RedisStorage && write.storage.client === this.client)
   }
 
   /** Events in their payment's slot, appended by the commit script (see redis-outbox.ts). */

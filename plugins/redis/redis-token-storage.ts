@@ -3,6 +3,7 @@ import {
   type Claim, type Identity, type TokenClaim, type TokenJSON, type TokenRead, type TokenTtls, type UsedToken, hideConnection
 } from '../core/engine/index.ts'
 import { USED_MARKER, claimKey, claimKeyOfTokenHash, guarded, hashTag, recordKeyStartOfTokenHash, tokenKey, type RedisClient } from './keys.ts'
+import type { TokenToSave } from './commit-script.ts'
 import { defineScript, type ScriptCall } from './scripts.ts'
 
 export interface RedisTokenStorageOptions {
@@ -137,10 +138,16 @@ export class RedisTokenStorage extends TokenStorage {
       const slot = this.client.isCluster ? hashTag(key) : ''
       let call = calls.get(slot)
       if (call === undefined) calls.set(slot, call = { keys: [], args: [] })
+      const { json, ttlMs } = this.toSave(token)
       call.keys.push(key)
-      call.args.push(JSON.stringify(token), ttlMs(tokenTtlSeconds(token.kind, this.#ttl)))
+      call.args.push(json, ttlMs)
     }
     await Promise.all([...calls.values()].map(({ keys, args }) => guarded(this.#saveTokens(keys.length, ...keys, ...args))))
+  }
+
+  /** A token as it is stored (the commit script stores a prepared payment's tokens with it: RedisStorageBackend.saveWithTokens). */
+  toSave (token: Token): TokenToSave {
+    return { hash: token.hash, json: JSON.stringify(token), ttlMs: ttlMs(tokenTtlSeconds(token.kind, this.#ttl)) }
   }
 
   async find (hash: string): Promise<Token | null> {

@@ -133,13 +133,21 @@ export interface StepKeys {
 
 export type StepAnswer = 0 | 1 | 2
 
+/** A step's KEYS and ARGV, as STEP_SCRIPT takes them (alone, or as a part of the one script of a commit on a single Redis). */
+export function stepArguments (keys: StepKeys, step: Step): { keys: string[], args: Array<string | number> } {
+  const facets = step.facets
+  return {
+    keys: [keys.ids, keys.counter, keys.facets, keys.attention, ...(step.check === undefined ? [] : [step.check.key]),
+      ...step.adds, ...step.heals, ...step.removes, ...(facets == null ? [] : facets.sets)],
+    args: [step.id, step.version, step.check?.sha1 ?? '', step.adds.length, step.heals.length, step.removes.length,
+      step.list, facets === undefined ? '' : facets === null ? '-' : facets.json, facets?.member ?? '', facets?.attentionAt ?? '',
+      facets?.attentionAt === undefined ? '' : Date.parse(facets.attentionAt), keys.searchPrefix]
+  }
+}
+
 /** Sends a step: one EVALSHA, issued before this returns (so it leaves behind whatever was issued before it). */
 export async function sendStep (client: RedisClient, keys: StepKeys, step: Step): Promise<StepAnswer> {
   const script = defineScript<StepAnswer>(client, 'paywireStep', null, STEP_SCRIPT)
-  const facets = step.facets
-  const all = [keys.ids, keys.counter, keys.facets, keys.attention, ...(step.check === undefined ? [] : [step.check.key]),
-    ...step.adds, ...step.heals, ...step.removes, ...(facets == null ? [] : facets.sets)]
-  return await guarded(script(all.length, ...all, step.id, step.version, step.check?.sha1 ?? '', step.adds.length, step.heals.length, step.removes.length,
-    step.list, facets === undefined ? '' : facets === null ? '-' : facets.json, facets?.member ?? '', facets?.attentionAt ?? '',
-    facets?.attentionAt === undefined ? '' : Date.parse(facets.attentionAt), keys.searchPrefix))
+  const call = stepArguments(keys, step)
+  return await guarded(script(call.keys.length, ...call.keys, ...call.args))
 }

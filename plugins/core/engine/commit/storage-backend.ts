@@ -3,8 +3,9 @@ import { MemoryOutbox } from '../events/memory-outbox.ts'
 import type { Outbox } from '../events/outbox.ts'
 import { MemoryTokenStorage, type MemoryTokenStorageOptions } from '../security/memory-token-storage.ts'
 import type { TokenStorage } from '../security/token-storage.ts'
+import type { Token } from '../model/token.ts'
 import { MemoryStorage } from '../storage/memory-storage.ts'
-import type { StorageOptions } from '../storage/abstract-storage.ts'
+import type { StagedWrite, StorageOptions } from '../storage/abstract-storage.ts'
 import type { CommitSet } from './commit-set.ts'
 import type { IdempotencyStore } from '../storage/idempotency-store.ts'
 import { MemoryIdempotencyStore } from '../storage/memory-idempotency-store.ts'
@@ -40,6 +41,16 @@ export abstract class StorageBackend {
     if (set.events !== undefined && set.events.length > 0) await this.outbox.append(set.events)
     for (const hash of set.invalidateTokens) await tokens.invalidate(hash)
     if (set.claim !== undefined && set.releaseClaim) await tokens.releaseClaim(set.claim)
+  }
+
+  /**
+   * A model's write and the tokens that point at it, stored together (Paywire.prepareCapture).
+   * This default sends both at once, each on its own (a pipelining client sends them in one
+   * round trip); a backend that keeps the records and the tokens overrides it to store them in
+   * one atomic step. `tokenStorage` is the one the tokens belong in, not necessarily this backend's.
+   */
+  async saveWithTokens (write: StagedWrite, tokens: readonly Token[], tokenStorage: TokenStorage): Promise<void> {
+    await Promise.all([tokenStorage.save(tokens), write.storage.write(write)])
   }
 
   /**

@@ -48,6 +48,14 @@ export class GenericTokenFactory {
     return this.#withAfterToken('capture', gatewayName, model, afterPath, afterParameters)
   }
 
+  /**
+   * The capture token and its done token, made but not stored: for a caller that stores them
+   * together with the payment they point at (Paywire.prepareCapture). `tokens` holds both.
+   */
+  buildCaptureToken (gatewayName: string, model: object, afterPath: string, afterParameters?: UrlParameters): { token: Token, tokens: Token[] } {
+    return this.#build('capture', gatewayName, model, afterPath, afterParameters)
+  }
+
   createAuthorizeToken (gatewayName: string, model: object, afterPath: string, afterParameters?: UrlParameters): Promise<Token> {
     return this.#withAfterToken('authorize', gatewayName, model, afterPath, afterParameters)
   }
@@ -78,18 +86,23 @@ export class GenericTokenFactory {
 
   async #withAfterToken (kind: TokenKind, gatewayName: string, model: object, afterPath: string | undefined,
     afterParameters: UrlParameters | undefined): Promise<Token> {
+    const { token, tokens } = this.#build(kind, gatewayName, model, afterPath, afterParameters)
+    await this.tokenFactory.tokenStorage.save(tokens)
+    return token
+  }
+
+  #build (kind: TokenKind, gatewayName: string, model: object, afterPath: string | undefined,
+    afterParameters: UrlParameters | undefined): { token: Token, tokens: Token[] } {
     const targetPath = this.getPath(kind)
     if (afterPath === undefined) {
       const token = this.tokenFactory.buildToken({ gatewayName, model, targetPath, kind })
-      await this.tokenFactory.tokenStorage.save([token])
-      return token
+      return { token, tokens: [token] }
     }
     const afterTarget = Object.hasOwn(this.paths, afterPath) ? this.getPath(afterPath) : afterPath
     const after = this.tokenFactory.buildToken({
       gatewayName, model, targetPath: afterTarget, targetParameters: afterParameters, kind: 'after'
     })
     const token = this.tokenFactory.buildToken({ gatewayName, model, targetPath, afterPath: after.targetUrl, kind })
-    await this.tokenFactory.tokenStorage.save([after, token])
-    return token
+    return { token, tokens: [after, token] }
   }
 }

@@ -16,6 +16,7 @@ import type { HttpRequestVerifier } from '../security/http-request-verifier.ts'
 import type { TokenStorage } from '../security/token-storage.ts'
 import type { ModelClass, Storage } from '../storage/storage.ts'
 import type { StorageRegistry } from '../storage/storage-registry.ts'
+import { AbstractStorage } from '../storage/abstract-storage.ts'
 import type { StorageBackend } from '../commit/storage-backend.ts'
 import { checkHealth, type HealthOptions, type HealthReport } from './health.ts'
 import { Logger, NullLogger } from '../observability/logger.ts'
@@ -134,8 +135,10 @@ export class Paywire {
 
   /**
    * The preparation procedure in one call: stores the model and creates its capture token
-   * (with the done token it redirects to). Both writes start together, so a pipelining
-   * backend (Redis) sends them in one round trip; it resolves once both are stored.
+   * (with the done token it redirects to). The storage backend stores them together
+   * (StorageBackend.saveWithTokens): Redis in one script when the tokens are its own too,
+   * else both writes start together, so a pipelining backend sends them in one round trip;
+   * it resolves once both are stored.
    */
   async prepareCapture (gatewayName: string, model: object, afterPath: string, afterParameters?: UrlParameters): Promise<Token> {
     if (!this.hasGateway(gatewayName)) throw new PAYWIRE_ERR_UNKNOWN_GATEWAY(gatewayName, ` Registered gateways: ${this.getGatewayNames().join(', ') || 'none'}.`)
@@ -147,7 +150,15 @@ export class Paywire {
       return await tokens.createCaptureToken(gatewayName, model, afterPath, afterParameters)
     }
     storage.assignId(model)
-    const [token] = await Promise.all([tokens.createCaptureToken(gatewayName, model, afterPath, afterParameters), storage.update(model)])
+    // A storage whose update() is not the base class's (a subclass's, an application's wrapper) is
+    // called as it is: its write goes through it, the tokens beside it.
+    if (!(storage instanceof AbstractStorage) || storage.update !== AbstractStorage.prototype.update) {
+      const [token] = await Promise.all([tokens.createCaptureToken(gatewayName, model, afterPath, afterParameters), storage.update(model)])
+      return token
+    }
+    const { token, tokens: made } = tokens.buildCaptureToken(gatewayName, model, afterPath, afterParameters)
+    const { backend } = this.#parts
+    await storage.updateThrough(model, async (write) => { await backend.saveWithTokens(write, made, tokens.tokenFactory.tokenStorage) })
     return token
   }
 

@@ -197,10 +197,15 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
   }
 
   async update (model: T): Promise<void> {
+    await this.updateThrough(model, async (write) => { await this.doWrite(write) })
+  }
+
+  /** update(), its write stored by `store` (a backend storing it with something else: see StorageBackend.saveWithTokens). */
+  async updateThrough (model: T, store: (write: StagedWrite) => Promise<void>): Promise<void> {
     const staged = this.stage(model)
     const facets = this.facetsOf?.(staged)
     const write = facets === undefined ? staged : { ...staged, facets }
-    await this.doWrite(write)
+    await store(write)
     this.settle(model, write)
   }
 

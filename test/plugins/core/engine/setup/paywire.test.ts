@@ -140,6 +140,31 @@ t.test('prepareCapture() stores the payment and its capture token together; the 
   t.same(again.details, token.details)
 })
 
+t.test('prepareCapture() calls a storage\'s own update() (a subclass\'s, a wrapper\'s), with the tokens beside it', async (t) => {
+  class AuditedStorage extends MemoryStorage<Payment> {
+    readonly audit: string[] = []
+    override async update (model: Payment): Promise<void> {
+      this.audit.push(`update ${model.number}`)
+      await super.update(model)
+    }
+  }
+  const audited = new AuditedStorage(Payment)
+  const paywire = new PaywireBuilder()
+    .setBaseUrl('https://shop.example')
+    .addGatewayFactory('acme', new AcmeGatewayFactory())
+    .addGateway('eu', { factory: 'acme', api_key: 'eu' })
+    .addStorage(Payment, audited)
+    .getPaywire()
+  t.teardown(() => paywire.close())
+  const token = await paywire.prepareCapture('eu', Object.assign(audited.create(), { number: 'AUDITED-1', totalAmount: 500, currencyCode: 'EUR' }), 'done')
+  t.same(audited.audit, ['update AUDITED-1'], 'its update() ran')
+  t.ok(await paywire.getTokenStorage().find(token.hash), 'and the token was stored')
+
+  const wrapped = paywire.getStorage(Payment)
+  wrapped.update = async () => { throw new Error('refused by the application') }
+  await t.rejects(paywire.prepareCapture('eu', Object.assign(wrapped.create(), { number: 'WRAPPED-1' }), 'done'), { message: 'refused by the application' })
+})
+
 t.test('prepareCapture() refuses an unknown gateway before writing anything', async (t) => {
   const { paywire } = build()
   t.teardown(() => paywire.close())
