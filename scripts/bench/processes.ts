@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis } from 'ioredis'
 
-const tsx = ['--conditions=paywire-source', '--import', 'tsx']
+// tsx by its own URL: a server started in another directory (a profiler's) would not find it by name.
+const tsx = ['--conditions=paywire-source', '--import', import.meta.resolve('tsx')]
 
 export async function freePort (): Promise<number> {
   const server = createServer()
