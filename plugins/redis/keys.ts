@@ -113,13 +113,35 @@ export function unavailable (error: unknown): Error {
   return Object.assign(new errorCodes.PAYWIRE_ERR_STORAGE_UNAVAILABLE('Redis', { cause }), { reason })
 }
 
-/** Awaits a Redis call, turning its failures into PAYWIRE_ERR_STORAGE_UNAVAILABLE. */
-export async function guarded<T> (call: Promise<T>): Promise<T> {
+/**
+ * Awaits a Redis call, turning its failures into PAYWIRE_ERR_STORAGE_UNAVAILABLE. With
+ * `deadlineMs`, the call also fails once that long has passed since it was issued: ioredis
+ * sends one auto-pipeline at a time per connection and starts a command's `commandTimeout`
+ * only when its pipeline is sent, so a command queued behind one a silent Redis holds would
+ * wait out that one's timeout before its own began (a commit's 503 after twice the bound).
+ */
+export async function guarded<T> (call: Promise<T>, deadlineMs?: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
   try {
-    return await call
+    if (deadlineMs === undefined) return await call
+    // The call may still settle after the deadline: nobody waits for it then.
+    call.catch(() => {})
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error('Command timed out')), deadlineMs)
+    })
+    return await Promise.race([call, deadline])
   } catch (error) {
     throw unavailable(error)
+  } finally {
+    clearTimeout(timer)
   }
+}
+
+/** The client's command timeout (ms), counted from when a command is issued by guarded(); undefined without one. */
+export function commandTimeoutOf (client: RedisClient): number | undefined {
+  const options = client.isCluster ? (client as Cluster).options.redisOptions : (client as Redis).options
+  const timeout = options?.commandTimeout
+  return typeof timeout === 'number' && timeout > 0 ? timeout : undefined
 }
 
 const SETTLED_GUARD = Symbol.for('paywire.redis.dropSettledCommands')

@@ -1,7 +1,7 @@
 import { errorCodes, valueAt, type OutboxRecord, type StagedWrite } from '../core/engine/index.ts'
 import { COMMIT_SCRIPT, commitArguments, type CommitAnswer, type CommitScriptSet, type TokenToSave } from './commit-script.ts'
 import { COMMIT_WITH_STEPS_SCRIPT, commitWithStepsArguments } from './commit-with-steps.ts'
-import { guarded, hashTag, type RedisClient } from './keys.ts'
+import { commandTimeoutOf, guarded, hashTag, type RedisClient } from './keys.ts'
 import type { RedisStorage } from './redis-storage.ts'
 import { defineScript } from './scripts.ts'
 import { sendStep, stepArguments, type Step, type StepAnswer, type StepFacets } from './step-script.ts'
@@ -104,7 +104,7 @@ async function run (client: RedisClient, commit: RedisCommit, group: Group, chec
     steps === undefined ? COMMIT_SCRIPT : COMMIT_WITH_STEPS_SCRIPT)
   const stepKeys = (position: number) => (commit.writes[position]?.storage as unknown as RedisStorage<object>).search.stepKeys
   const { keys, args } = steps === undefined ? call : commitWithStepsArguments(call, sent.map(({ position, step }) => stepArguments(stepKeys(position), step)))
-  const answer = await guarded(script(keys.length, ...keys, ...args))
+  const answer = await guarded(script(keys.length, ...keys, ...args), commandTimeoutOf(client))
   if (answer[0] === 'claim_lost') throw new errorCodes.PAYWIRE_ERR_CLAIM_LOST(commit.claim?.key ?? '')
   if (answer[0] === 'token_used') throw new errorCodes.PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT()
   if (answer[0] === 'conflict') {

@@ -76,6 +76,26 @@ t.test('a silent Redis at the commit: 503 within the command timeout, and the bu
   t.equal(script.calls.capture, 1, 'the gateway did not run again')
 })
 
+t.test('a command already waiting on the silent Redis does not stretch the bound: it counts from the commit', async (t) => {
+  const calls = script.calls.capture ?? 0
+  const { answer, elapsed, token } = await captureFailingAt(async () => {
+    proxy.freeze()
+    // Another request's read, sent first: ioredis holds every later auto-pipeline behind it.
+    app.paywireRedis.client.get('bound:another-request').catch(() => {})
+    await tick()
+  })
+  t.equal(answer.statusCode, 503)
+  t.match(answer.json(), { code: 'PAYWIRE_ERR_STORAGE_UNAVAILABLE' })
+  t.ok(elapsed < BOUND_MS + MARGIN_MS, `answered in ${Math.round(elapsed)} ms (bound ${BOUND_MS} ms + ${MARGIN_MS} ms margin)`)
+
+  proxy.thaw()
+  // Whether the held commit reached Redis before the claim lapsed or not, the buyer's retry ends
+  // on the done page, and the gateway ran at most once more.
+  const retried = await app.inject({ url: pathOf(token.targetUrl) })
+  t.ok([302, 303].includes(retried.statusCode), `the retry answered ${retried.statusCode}`)
+  t.ok((script.calls.capture ?? 0) - calls <= 2)
+})
+
 t.test('a checkpoint Redis cannot store: 503 within the command timeout, nothing more stored, the retry runs', async (t) => {
   script.checkpoint = true
   t.teardown(() => { script.checkpoint = undefined })
