@@ -4,11 +4,10 @@
  * The claim's read must see what the claim's previous holder committed, even when that commit
  * ends while the statement waits for the claim (held open by the test, a barrier on the lock wait).
  */
-import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import { Identity, Payment, Token } from '../../../plugins/core/engine/index.ts'
 import { PostgresStorageBackend, type PostgresTokenStorage } from '../../../plugins/postgres/index.ts'
-import { testPostgres } from './fixtures.ts'
+import { blockedOnALock, testPostgres } from './fixtures.ts'
 
 const { pool, schema } = await testPostgres(t, 'claim_read')
 const backend = new PostgresStorageBackend(pool, { schema })
@@ -66,12 +65,7 @@ t.test('a claim that waited for the previous holder\'s commit reads the payment 
   const payload = { writes: [{ model: 'Payment', id: payment.id, expected: 1, record }], tokens: [], claim: held!.claim, release: true }
   t.equal((await client.query(`SELECT "${schema}".paywire_commit_search($1::jsonb) AS answer`, [JSON.stringify(payload)])).rows[0].answer, 'ok')
   const next = tokens.claim(second!.hash, 10_000)
-  for (;;) {
-    const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity
-      WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE $1`, [`%"${schema}"%`])
-    if ((rows[0]?.n ?? 0) > 0) break
-    await sleep(5)
-  }
+  await blockedOnALock(pool, schema)
   await client.query('COMMIT')
   const claimed = await next
   t.ok(claimed, 'the claim is taken once the holder released it')

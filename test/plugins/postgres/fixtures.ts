@@ -3,6 +3,7 @@
  * test file's own (created and migrated on first use, dropped at teardown).
  */
 import { randomUUID } from 'node:crypto'
+import { setTimeout } from 'node:timers/promises'
 import pg from 'pg'
 import { migrate } from '../../../plugins/postgres/migrations.ts'
 
@@ -36,4 +37,17 @@ export async function testPostgres (t: Teardown, name: string, { migrated = true
 
 export async function dropSchema (pool: pg.Pool, schema: string): Promise<void> {
   await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+}
+
+/**
+ * Resolves once some statement on this schema waits for a lock: the barrier a race test holds
+ * a transaction open on (polled, as PostgreSQL has no event for it).
+ */
+export async function blockedOnALock (pool: pg.Pool, schema: string): Promise<void> {
+  for (;;) {
+    const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE $1`, [`%"${schema}"%`])
+    if ((rows[0]?.n ?? 0) > 0) return
+    await setTimeout(5)
+  }
 }

@@ -4,21 +4,11 @@
  * appends to it (held open by the test, a barrier on PostgreSQL's lock wait) leaves the row,
  * so the new event stays due. A stale row (no event behind it) goes with the next pass.
  */
-import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import { MIGRATIONS, PostgresStorageBackend, migrate, type PostgresOutbox } from '../../../plugins/postgres/index.ts'
-import { testPostgres } from './fixtures.ts'
+import { blockedOnALock, testPostgres } from './fixtures.ts'
 
 const record = (partition: string, id: string) => ({ id, partition, type: 'payment.captured', json: '{}' })
-
-async function blockedOnALock (pool: import('pg').Pool, schema: string): Promise<void> {
-  for (;;) {
-    const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity
-      WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE $1`, [`%"${schema}"%`])
-    if ((rows[0]?.n ?? 0) > 0) return
-    await sleep(5)
-  }
-}
 
 t.test('migration 6 builds the due index from the waiting events of a schema at version 5', async (t) => {
   const { pool, schema } = await testPostgres(t, 'due_migration', { migrated: false })

@@ -5,11 +5,10 @@
  * the token as the commit left it (used), never as its starting snapshot had it. (The
  * commit's own refusal of a used token is in the backend contract.)
  */
-import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
 import { Identity, Payment, Token } from '../../../plugins/core/engine/index.ts'
 import { PostgresStorageBackend, type PostgresTokenStorage } from '../../../plugins/postgres/index.ts'
-import { testPostgres } from './fixtures.ts'
+import { blockedOnALock, testPostgres } from './fixtures.ts'
 
 const { pool, schema } = await testPostgres(t, 'claims')
 const backend = new PostgresStorageBackend(pool, { schema })
@@ -28,16 +27,6 @@ async function tokenOfNewPayment (): Promise<Token> {
   return token
 }
 
-/** Resolves once some statement on this schema waits for a lock (polled: PostgreSQL has no event for it). */
-async function blockedOnALock (): Promise<void> {
-  for (;;) {
-    const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity
-      WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE $1`, [`%"${schema}"%`])
-    if ((rows[0]?.n ?? 0) > 0) return
-    await sleep(5)
-  }
-}
-
 t.test('a claim waiting on a commit that uses the token up answers "used" once it commits', async (t) => {
   const token = await tokenOfNewPayment()
   const first = await tokens.claim(token.hash, 10_000)
@@ -47,7 +36,7 @@ t.test('a claim waiting on a commit that uses the token up answers "used" once i
   const payload = { writes: [], tokens: [token.hash], usedTtlMs: tokens.usedTokenTtlMs, claim: first?.claim, release: true }
   t.equal((await client.query(`SELECT "${schema}".paywire_commit($1::jsonb) AS answer`, [JSON.stringify(payload)])).rows[0].answer, 'ok')
   const second = tokens.claim(token.hash, 10_000).then((claimed) => claimed, (error: Error) => error)
-  await blockedOnALock()
+  await blockedOnALock(pool, schema)
   await client.query('COMMIT')
   t.match(await second, { code: 'PAYWIRE_ERR_TOKEN_USED', afterUrl: token.afterUrl }, 'the second claim sees the token used')
   t.ok(await tokens.claimModel(token.details as Identity, 10_000), 'and took no claim')
