@@ -1,7 +1,7 @@
 import type { Pool } from 'pg'
 import {
   DEAD_EVENTS_KEPT, newClaimId,
-  type Outbox, type OutboxBatch, type OutboxEntry, type OutboxLease, type OutboxRecord, type SettledEntry, type Settlement, hideConnection
+  type DueBatches, type LeaseDueOptions, type Outbox, type OutboxBatch, type OutboxEntry, type OutboxLease, type OutboxRecord, type SettledEntry, type Settlement, hideConnection
 } from '../core/engine/index.ts'
 import { guarded, prepared, quoted, type Prepared } from './sql.ts'
 
@@ -41,6 +41,7 @@ export class PostgresOutbox implements Outbox {
   readonly #leaseBatch: (values: unknown[]) => Prepared
   readonly #settleBatch: (values: unknown[]) => Prepared
   readonly #refreshDue: (values: unknown[]) => Prepared
+  readonly #leaseDue: (values: unknown[]) => Prepared
 
   constructor (pool: Pool, schema: string) {
     this.pool = pool
@@ -53,6 +54,7 @@ export class PostgresOutbox implements Outbox {
     this.#nextDueAt = prepared(`SELECT min(due_ms) AS next FROM ${s}.outbox_due`)
     this.#leaseBatch = prepared(LEASE_BATCH(s))
     this.#settleBatch = prepared(SETTLE_BATCH(s))
+    this.#leaseDue = prepared(LEASE_DUE(s))
     this.#refreshDue = prepared(`WITH ${dueAfter(s, '$1', 'true', 'ARRAY[]::text[]', 'NULL::text', 'NULL::bigint')}
       SELECT 1`)
   }
@@ -136,6 +138,22 @@ export class PostgresOutbox implements Outbox {
     return { lease: { partition, id }, entries: rows.filter((row) => row.id !== null).map(entryOf) }
   }
 
+  /** One statement: the due partitions read from the due index, each free one leased, and the first events of each read. */
+  async leaseDue (now: number, { scan, limit, include, ttlMs, batch }: LeaseDueOptions): Promise<DueBatches> {
+    const id = newClaimId()
+    const { rows } = await guarded(this.pool.query<Row & { due: number, leased: string | null, id: string | null }>(
+      this.#leaseDue([now, scan, include, limit, id, ttlMs, batch])))
+    const batches = new Map<string, OutboxBatch>()
+    for (const row of rows) {
+      if (row.leased === null) continue
+      let leased = batches.get(row.leased)
+      if (leased === undefined) batches.set(row.leased, leased = { lease: { partition: row.leased, id }, entries: [] })
+      // A lease on an empty partition is one row of nulls.
+      if (row.id !== null) leased.entries.push(entryOf(row))
+    }
+    return { batches: [...batches.values()], more: rows[0]?.due === scan }
+  }
+
   /**
    * One statement: the lease released if still held, and only then the delivered events
    * deleted, the dead ones marked, the retried one rescheduled. The dead ones over
@@ -181,6 +199,34 @@ function LEASE_BATCH (s: string): string {
       SELECT o.id, o.partition, o.type, o.event, o.attempts, o.due_ms, o.last_error FROM leased l
         LEFT JOIN LATERAL (SELECT * FROM ${s}.outbox WHERE partition = l.partition AND dead_at IS NULL ORDER BY seq LIMIT $4 FOR UPDATE) o ON true
       ORDER BY o.seq`
+}
+
+/*
+ * $1 now, $2 how many due to read, $3 partitions to try besides, $4 how many to lease, $5 the
+ * lease id, $6 its ms, $7 events per partition. This process's own partitions first, then the
+ * oldest due; leased in the partitions' order, so two dispatchers never wait on each other's
+ * leases in opposite orders (a deadlock).
+ */
+function LEASE_DUE (s: string): string {
+  return `WITH due AS (
+        SELECT partition, due_ms FROM ${s}.outbox_due WHERE due_ms <= $1 ORDER BY due_ms LIMIT $2
+      ), picked AS (
+        SELECT partition FROM (SELECT partition, due_ms FROM due UNION ALL SELECT p, -1 FROM unnest($3::text[]) AS i(p)) c
+          GROUP BY partition ORDER BY min(due_ms) LIMIT $4
+      ), leased AS (
+        INSERT INTO ${s}.outbox_leases (partition, id, expires_at)
+          SELECT partition, $5, clock_timestamp() + $6 * interval '1 millisecond' FROM picked ORDER BY partition
+        ON CONFLICT (partition) DO UPDATE SET id = EXCLUDED.id, expires_at = EXCLUDED.expires_at
+          WHERE ${s}.outbox_leases.expires_at <= clock_timestamp()
+        RETURNING partition
+      )
+      SELECT c.due, x.leased, x.id, x.partition, x.type, x.event, x.attempts, x.due_ms, x.last_error
+        FROM (SELECT count(*)::int AS due FROM due) c
+        LEFT JOIN (
+          SELECT l.partition AS leased, o.id, o.partition, o.type, o.event, o.attempts, o.due_ms, o.last_error, o.seq FROM leased l
+            LEFT JOIN LATERAL (SELECT * FROM ${s}.outbox WHERE partition = l.partition AND dead_at IS NULL ORDER BY seq LIMIT $7 FOR UPDATE) o ON true
+        ) x ON true
+      ORDER BY x.leased, x.seq`
 }
 
 function SETTLE_BATCH (s: string): string {

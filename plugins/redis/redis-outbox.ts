@@ -1,6 +1,6 @@
 import {
   DEAD_EVENTS_KEPT, newClaimId,
-  type Outbox, type OutboxBatch, type OutboxEntry, type OutboxLease, type OutboxRecord, type SettledEntry, type Settlement, hideConnection
+  type DueBatches, type LeaseDueOptions, type Outbox, type OutboxBatch, type OutboxEntry, type OutboxLease, type OutboxRecord, type SettledEntry, type Settlement, hideConnection
 } from '../core/engine/index.ts'
 import type { Cluster } from 'ioredis'
 import { guarded, hashTag, type RedisClient } from './keys.ts'
@@ -71,6 +71,33 @@ end
 redis.call('DEL', KEYS[1])
 return next`
 
+/*
+ * A dispatcher's pass in one script (single Redis only: its keys span every payment's slot, and
+ * the partitions' keys are built here from the due index, which only a single Redis allows).
+ * KEYS: the due index   ARGV: now, how many due to read, how many to lease, lease id, ms, events
+ * per partition, key prefix, then partitions to try besides the due ones. Answers whether the
+ * due index held more than it read, then each leased partition and its first events.
+ */
+const LEASE_DUE_SCRIPT = `
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local out = { #due == tonumber(ARGV[2]) and 1 or 0 }
+local candidates = due
+for i = 8, #ARGV do candidates[#candidates + 1] = ARGV[i] end
+local seen, leased, limit = {}, 0, tonumber(ARGV[3])
+for _, partition in ipairs(candidates) do
+  if leased >= limit then break end
+  if not seen[partition] then
+    seen[partition] = true
+    local list = ARGV[7] .. '{' .. partition .. '}:outbox'
+    if redis.call('SET', list .. '-lease', ARGV[4], 'NX', 'PX', ARGV[5]) then
+      leased = leased + 1
+      out[#out + 1] = partition
+      out[#out + 1] = redis.call('LRANGE', list, 0, tonumber(ARGV[6]) - 1)
+    end
+  end
+end
+return out`
+
 const RELEASE_SCRIPT = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`
@@ -90,6 +117,8 @@ export class RedisOutbox implements Outbox {
   readonly #renew: ScriptCall<number>
   readonly #leaseBatch: ScriptCall<string[] | null>
   readonly #settleBatch: ScriptCall<number>
+  /** Absent on a Cluster (see LEASE_DUE_SCRIPT): the dispatcher leases partition by partition there. */
+  readonly leaseDue?: (now: number, options: LeaseDueOptions) => Promise<DueBatches>
 
   constructor (client: RedisClient, keyPrefix: string) {
     this.client = client
@@ -104,6 +133,19 @@ export class RedisOutbox implements Outbox {
     this.#leaseBatch = defineScript(client, 'paywireOutboxLeaseBatch', 2, LEASE_BATCH_SCRIPT)
     // Two keys on a Cluster, three on a single Redis (the due index): counted per call.
     this.#settleBatch = defineScript(client, 'paywireOutboxSettleBatch', null, SETTLE_BATCH_SCRIPT)
+    if (!client.isCluster) {
+      const leaseDue = defineScript<Array<number | string | string[]>>(client, 'paywireOutboxLeaseDue', 1, LEASE_DUE_SCRIPT)
+      this.leaseDue = async (now, { scan, limit, include, ttlMs, batch }) => {
+        const id = newClaimId()
+        const [more, ...leased] = await guarded(leaseDue(this.dueKey, now, scan, limit, id, ttlMs, batch, keyPrefix, ...include))
+        const batches: OutboxBatch[] = []
+        for (let at = 0; at < leased.length; at += 2) {
+          const partition = leased[at] as string
+          batches.push({ lease: { partition, id }, entries: (leased[at + 1] as string[]).map((entry) => ({ ...JSON.parse(entry), partition })) })
+        }
+        return { batches, more: more === 1 }
+      }
+    }
   }
 
   listKey (partition: string): string {

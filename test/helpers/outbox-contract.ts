@@ -204,6 +204,44 @@ export function outboxContract (t: Test, make: (t: any) => Promise<BackendUnderT
     t.same((await outbox.leaseBatch(partition, 10_000, 10))?.entries, [], 'a lease on an empty partition reads no event')
   })
 
+  t.test('contract: a pass leases every free due partition with its first events in one step (leaseDue, where the backend has it)', async (t: any) => {
+    const under = await make(t)
+    const { outbox } = under.backend
+    if (outbox.leaseDue === undefined) {
+      // A Redis Cluster: its due marks can be lost, so its dispatcher leases partition by partition.
+      t.equal(under.backend.outbox.leaseBatch !== undefined, true, 'delivered in batches all the same')
+      return
+    }
+    const [one, two, held] = await Promise.all(['DUE-1', 'DUE-2', 'DUE-3'].map(async (number) => await newPayment(under, number)))
+    for (const status of ['pending', 'captured']) await setStatus(under, one!.id as string, status)
+    await setStatus(under, two!.id as string, 'authorized')
+    await setStatus(under, held!.id as string, 'captured')
+    const partition = (payment: Payment) => partitionOf('Payment', payment.id as string)
+    const other = await outbox.leaseBatch!(partition(held!), 10_000, 10)
+    t.ok(other, 'another dispatcher holds one payment')
+    // A partition with no event the due index never heard of: this process's own commit named it.
+    const quiet = partition(await newPayment(under, 'DUE-4'))
+    const options = { scan: 10, limit: 10, include: [quiet], ttlMs: 10_000, batch: 10 }
+    const found = await outbox.leaseDue(Date.now(), options)
+    const byPartition = new Map(found.batches.map((batch) => [batch.lease.partition, batch]))
+    t.same([...byPartition.keys()].sort(), [partition(one!), partition(two!), quiet].sort(), 'every due partition nobody holds, and the one named')
+    t.equal(found.more, false, 'the due index held no more than it read')
+    t.same(byPartition.get(partition(one!))?.entries.map((entry) => JSON.parse(entry.json).status), ['pending', 'captured'], 'each with its events in commit order')
+    t.same(byPartition.get(quiet)?.entries, [], 'an empty partition: leased, no event')
+    t.same((await outbox.leaseDue(Date.now(), options)).batches, [], 'leased ones are held: a second pass takes nothing')
+    t.equal(await outbox.leaseBatch!(partition(two!), 10_000, 10), null, 'one holder at a time')
+    for (const batch of found.batches) {
+      t.equal(await outbox.settleBatch!(batch.lease, batch.entries.map((entry) => ({ entry, settlement: { outcome: 'delivered' as const } }))), true, 'settled under the pass\'s lease')
+    }
+    t.equal(await outbox.settleBatch!(other!.lease, []), true)
+    const narrow = await outbox.leaseDue(Date.now(), { ...options, scan: 1, limit: 1, include: [] })
+    t.same(narrow.batches.map((batch) => batch.lease.partition), [partition(held!)], 'what is still due, at most `limit`')
+    t.same(narrow.batches[0]?.entries.map((entry) => JSON.parse(entry.json).status), ['captured'])
+    t.equal(narrow.more, true, 'read as many as it was allowed to: there may be more')
+    // Backends under test may share one outbox between tests: nothing of this one is left behind.
+    t.equal(await outbox.settleBatch!(narrow.batches[0]!.lease, narrow.batches[0]!.entries.map((entry) => ({ entry, settlement: { outcome: 'delivered' as const } }))), true)
+  })
+
   t.test('contract: a dispatcher renews its lease while a payment\'s slow handlers run: no other dispatcher takes the batch', async (t: any) => {
     const under = await make(t)
     const payment = await newPayment(under, 'SLOW-1')

@@ -24,7 +24,7 @@ export {
   type OutboxRecord, type PaymentEvent, type PaymentEventType, type ReaderLookup
 } from './events/payment-events.ts'
 export { PaymentStateReader, type PaymentDispute, type PaymentState, type ProviderView } from './requests/payment-state.ts'
-export { DEAD_EVENTS_KEPT, type Outbox, type OutboxBatch, type OutboxEntry, type OutboxLease, type SettledEntry, type Settlement } from './events/outbox.ts'
+export { DEAD_EVENTS_KEPT, type DueBatches, type LeaseDueOptions, type Outbox, type OutboxBatch, type OutboxEntry, type OutboxLease, type SettledEntry, type Settlement } from './events/outbox.ts'
 export { MemoryOutbox } from './events/memory-outbox.ts'
 
 // What addGatewayFactory() accepts; the name GatewayFactory is the 1.x base class (legacy/).

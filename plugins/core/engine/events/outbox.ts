@@ -31,6 +31,26 @@ export interface OutboxBatch {
   entries: OutboxEntry[]
 }
 
+/** What Outbox.leaseDue found in one step. */
+export interface DueBatches {
+  /** The partitions it leased, each with its first waiting events (head first, whether due or not). */
+  batches: OutboxBatch[]
+  /** The due index held more than it read: the dispatcher asks again. */
+  more: boolean
+}
+
+export interface LeaseDueOptions {
+  /** How many due partitions to read from the due index, oldest first. */
+  scan: number
+  /** How many partitions to lease at most (the dispatcher's free workers). */
+  limit: number
+  /** Partitions to try whether the due index names them or not (the dispatcher's own commits). */
+  include: readonly string[]
+  ttlMs: number
+  /** How many of each partition's events to read. */
+  batch: number
+}
+
 /** What became of one event of a batch. */
 export interface SettledEntry {
   entry: OutboxEntry
@@ -80,6 +100,15 @@ export interface Outbox {
    * lost (nothing changed). With no events, it only releases.
    */
   settleBatch? (lease: OutboxLease, settled: readonly SettledEntry[]): Promise<boolean>
+  /**
+   * A whole dispatcher pass in one step, instead of due() then leaseBatch() per partition:
+   * reads the partitions due at `now`, adds `include`, takes the lease of each one nobody
+   * holds (at most `limit`, oldest due first) and reads its first events, as leaseBatch does.
+   * Only for an outbox whose due index is written by the commit itself (a single Redis,
+   * PostgreSQL): where a mark can be lost (a Redis Cluster), the dispatcher's per-partition
+   * path keeps delivering what its own commits named.
+   */
+  leaseDue? (now: number, options: LeaseDueOptions): Promise<DueBatches>
   /** Events that failed every attempt, newest first (at most DEAD_EVENTS_KEPT are kept). */
   dead (limit?: number): Promise<OutboxEntry[]>
   /** How many dead events are kept, without reading them (health reports). Optional: dead() is counted without it. */

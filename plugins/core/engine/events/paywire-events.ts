@@ -1,39 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import type { Logger } from '../observability/logger.ts'
-import { traceEventDispatch } from '../observability/telemetry.ts'
 import { eventDeliveryOptions, type EventDeliveryOptions } from './delivery-options.ts'
-import { callHandler, HandlerTimeout } from './handler-call.ts'
+import { deliverEntry, type SubscribedHandlers } from './handler-call.ts'
 import { MemoryOutbox } from './memory-outbox.ts'
-import type { Outbox, OutboxBatch, OutboxEntry, OutboxLease, SettledEntry, Settlement } from './outbox.ts'
-import { outboxRecord, partitionOf, type PaymentEvent, type PaymentEventType } from './payment-events.ts'
-import type { ReconcileEventMap } from '../reconcile/events.ts'
+import type { DueBatches, Outbox, OutboxBatch, OutboxEntry, OutboxLease, SettledEntry, Settlement } from './outbox.ts'
+import { outboxRecord, partitionOf } from './payment-events.ts'
+import type { AnyPaywireEvent, PaywireEventMap, PaywireEventType, UnmatchedMoneyEvent, UnmatchedNotification } from './event-map.ts'
 
-/**
- * A provider told Paywire about money (a webhook) for a payment it does not know: a lost
- * record, or another shop on the same provider account. The shop must look into it.
- */
-export interface UnmatchedNotification {
-  gateway: string
-  provider: string
-  /** The provider's event id and type, when it has them. */
-  eventId?: string
-  eventType?: string
-  /** The provider's ids of what the notification is about (payment, sale, capture...). */
-  resourceIds: Record<string, string>
-  /** What the provider said moved, in its own format, if anything. */
-  amount?: { value: string, currency: string }
-}
+export type { AnyPaywireEvent, PaywireEventMap, PaywireEventType, UnmatchedMoneyEvent, UnmatchedNotification }
 
-/** money.unmatched as delivered: the notification, with the event's id and time. */
-export interface UnmatchedMoneyEvent extends UnmatchedNotification {
-  id: string
-  type: 'money.unmatched'
-  occurredAt: string
-}
-
-export type PaywireEventMap = { 'money.unmatched': UnmatchedMoneyEvent } & { [K in PaymentEventType]: PaymentEvent & { type: K } } & ReconcileEventMap
-export type PaywireEventType = keyof PaywireEventMap
-export type AnyPaywireEvent = PaywireEventMap[PaywireEventType]
 type Handler<E> = (event: E) => void | Promise<void>
 
 export { eventDeliveryOptions, type EventDeliveryOptions }
@@ -228,6 +203,10 @@ export class PaywireEvents {
         else later = Math.min(later, at)
       }
       this.#wakeAt(later)
+      if (this.#outbox.leaseDue !== undefined && this.#outbox.leaseBatch !== undefined && this.#outbox.settleBatch !== undefined) {
+        if (!await this.#leaseDuePass(now, partitions)) return
+        continue
+      }
       // Before the due index is read: while its node is failing over, reading it can take seconds.
       if (!this.#startWorkers(partitions)) return
       try {
@@ -241,8 +220,41 @@ export class PaywireEvents {
     } while (this.#again && !this.#closed)
   }
 
+  /**
+   * A pass in one step (Outbox.leaseDue): the due partitions and this process's own are leased
+   * with their first events, and each gets a worker that starts from its batch. False when
+   * the pass should end, as #startWorkers.
+   */
+  async #leaseDuePass (now: number, partitions: Set<string>): Promise<boolean> {
+    const outbox = this.#outbox as Required<Pick<Outbox, 'leaseDue' | 'settleBatch'>> & Outbox
+    const free = WORKERS - this.#workers.size
+    if (free <= 0) {
+      this.#starved = true
+      this.#again = false
+      return false
+    }
+    const include = [...partitions].filter((partition) => !this.#workers.has(partition))
+    let found: DueBatches
+    try {
+      found = await outbox.leaseDue(now, { scan: WORKERS + this.#workers.size, limit: free, include, ttlMs: this.#options.leaseMs, batch: BATCH })
+    } catch (error) {
+      this.#logger.error({ err: error }, 'paywire: reading the event outbox failed; the poller tries again')
+      return true
+    }
+    if (found.more || found.batches.length === free) this.#again = true
+    const batches = new Map<string, OutboxBatch>()
+    for (const batch of found.batches) {
+      // Leased again by this pass after a worker's own lease lapsed: that worker goes on, this lease goes.
+      if (this.#workers.has(batch.lease.partition)) outbox.settleBatch(batch.lease, []).catch(() => {})
+      else batches.set(batch.lease.partition, batch)
+    }
+    // Held by another instance: it delivers them, and marks what it leaves due.
+    for (const partition of include) if (!batches.has(partition)) this.#pending.delete(partition)
+    return this.#startWorkers(batches.keys(), batches)
+  }
+
   /** False when the pass should end: closed, or every worker busy (one that ends starts the next pass). */
-  #startWorkers (partitions: Iterable<string>): boolean {
+  #startWorkers (partitions: Iterable<string>, leased?: ReadonlyMap<string, OutboxBatch>): boolean {
     for (const partition of partitions) {
       if (this.#closed) return false
       if (this.#workers.has(partition)) continue
@@ -251,7 +263,7 @@ export class PaywireEvents {
         this.#again = false
         return false
       }
-      const worker = this.#deliverPartition(partition).finally(() => {
+      const worker = this.#deliverPartition(partition, leased?.get(partition)).finally(() => {
         this.#workers.delete(partition)
         if (this.#rerun.delete(partition)) this.#remember(partition, 0)
         if (this.#starved || this.#pending.get(partition) === 0) {
@@ -282,11 +294,11 @@ export class PaywireEvents {
    * delivered or dead. Never rejects: a storage failure leaves the partition to be tried
    * again on the next poll, from this process's own memory if the due index lost it.
    */
-  async #deliverPartition (partition: string): Promise<void> {
+  async #deliverPartition (partition: string, leased?: OutboxBatch): Promise<void> {
     let next: number | undefined
     try {
       next = this.#outbox.leaseBatch !== undefined && this.#outbox.settleBatch !== undefined
-        ? await this.#deliverBatches(partition)
+        ? await this.#deliverBatches(partition, leased)
         : await this.#deliverEach(partition)
     } catch (error) {
       next = Date.now() + this.#options.pollIntervalMs
@@ -305,12 +317,15 @@ export class PaywireEvents {
    * order, then every outcome and the release in one step. A retry ends the batch (the
    * payment's later events wait behind it); a lost lease changes nothing, so the batch is
    * delivered again by whoever holds it (at least once). Answers when to try again, if ever.
+   * `leased`: the first batch, when the pass leased it (Outbox.leaseDue).
    */
-  async #deliverBatches (partition: string): Promise<number | undefined> {
+  async #deliverBatches (partition: string, leased?: OutboxBatch): Promise<number | undefined> {
     const outbox = this.#outbox as Required<Pick<Outbox, 'leaseBatch' | 'settleBatch'>> & Outbox
     let batch: OutboxBatch | null
+    let first = leased
     do {
-      batch = await outbox.leaseBatch(partition, this.#options.leaseMs, BATCH)
+      batch = first ?? await outbox.leaseBatch(partition, this.#options.leaseMs, BATCH)
+      first = undefined
       // Held by another instance: it delivers, and marks what it leaves due.
       if (batch === null) return undefined
       const settled: SettledEntry[] = []
@@ -387,32 +402,9 @@ export class PaywireEvents {
   }
 
   async #deliver (entry: OutboxEntry): Promise<Settlement> {
-    const event = JSON.parse(entry.json) as AnyPaywireEvent
-    const handlers = [event.type, '*'].flatMap((type) => [...this.#handlers.get(type) ?? []].map((handler) => [handler, type] as const))
-    try {
-      // One span per delivery (a no-op without an OpenTelemetry SDK).
-      await traceEventDispatch(event.type, event.id, async () => {
-        for (const [handler, subscribed] of handlers) await callHandler(handler, subscribed, event, this.#options.handlerTimeoutMs)
-      })
-      return { outcome: 'delivered' }
-    } catch (error) {
-      const attempts = entry.attempts + 1
-      const message = error instanceof Error ? error.message : String(error)
-      // The event's type and id only: its payment and amounts stay out of the logs.
-      const where = {
-        paywire: { event: { id: event.id, type: event.type }, attempts, ...(error instanceof HandlerTimeout ? { handler: error.handler, timeoutMs: error.timeoutMs } : {}) }
-      }
-      if (attempts >= this.#options.maxAttempts) {
-        this.#logger.error({ ...where, err: error }, 'paywire: an event handler failed every attempt; the event is parked as dead')
-        return { outcome: 'dead', error: message }
-      }
-      const delay = Math.min(this.#options.retryBaseMs * 2 ** (attempts - 1), this.#options.retryMaxMs)
-      if (error instanceof HandlerTimeout) {
-        this.#logger.warn(where, `paywire: event handler ${error.handler} did not finish ${event.type} ${event.id} within ${error.timeoutMs} ms; the attempt counts as failed and the event is delivered again later`)
-      } else {
-        this.#logger.warn({ ...where, err: error }, 'paywire: an event handler failed; the event is delivered again later')
-      }
-      return { outcome: 'retry', dueAt: Date.now() + delay, error: message }
-    }
+    return await deliverEntry(entry, this.#handlersOf, this.#options, this.#logger)
   }
+
+  readonly #handlersOf = (type: string): SubscribedHandlers =>
+    [type, '*'].flatMap((subscribed) => [...this.#handlers.get(subscribed) ?? []].map((handler) => [handler, subscribed] as const))
 }
