@@ -34,7 +34,9 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '32' },
     frequency: { type: 'string', default: '499' },
     /** Prints the leaf frames most often charged to this area (e.g. '(compilation)'). */
-    explain: { type: 'string' }
+    explain: { type: 'string' },
+    /** 'leaf' (default): the leaf frame and who called into the area; 'function': the area's own function. */
+    'explain-by': { type: 'string', default: 'leaf' }
   }
 })
 const body = 'amount=12.34&currency=EUR&gateway=offline'
@@ -110,11 +112,14 @@ async function profile (app: string, redisUrl: string): Promise<Profile> {
         const clean = (frame: string | undefined) => (frame ?? '').replace(/^[0-9a-f]+ /, '').replace(/\+0x[0-9a-f]+/, '').replace(/ \([^)]*jitted[^)]*\)/, '')
         const inside = frames.findIndex((frame) => frame.includes(area))
         const caller = inside < 0 ? undefined : frames.slice(inside).find((frame) => !frame.includes(area) && /JS:|Eval:/.test(frame))
-        const key = `${clean(frames.find((frame) => !frame.includes('[kernel.kallsyms]')))}  <-  ${clean(caller)}`
+        // With --explain-by function: the area's own function the sample was in (its runtime calls included).
+        const key = values['explain-by'] === 'function'
+          ? clean(frames[inside])
+          : `${clean(frames.find((frame) => !frame.includes('[kernel.kallsyms]')))}  <-  ${clean(caller)}`
         leaves.set(key, (leaves.get(key) ?? 0) + 1)
       }
     }
-    for (const [leaf, count] of [...leaves].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.error(`  ${String(count).padStart(6)} ${leaf}`)
+    for (const [leaf, count] of [...leaves].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.error(`  ${String(count).padStart(6)} ${leaf}`)
     // cpu-clock samples at `frequency` per second of CPU time (each thread on its own).
     const usPerSample = 1e6 / Number(values.frequency)
     const usPerFlow = new Map([...counts].map(([area, count]) => [area, count * usPerSample / round.flows]))
