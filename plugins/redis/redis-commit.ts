@@ -249,8 +249,10 @@ export async function commitOnRedis (client: RedisClient, commit: RedisCommit): 
   }
   // A due mark that failed is sent again; if that fails too, the outbox's sweep finds the events.
   if (marked !== undefined && !await marked) await markDue?.(partitions).catch(() => {})
-  await Promise.all(plans.map(async (step, position) => {
-    const left = rest(client, step, olds[position] as string[], answers[position])
-    if (left !== undefined) await sendStep(client, step.storage.search.stepKeys, left)
+  // Mostly nothing is left (the steps ran in the commit's script): no promise then.
+  const left = plans.map((step, position) => rest(client, step, olds[position] as string[], answers[position]))
+  if (left.every((step) => step === undefined)) return
+  await Promise.all(left.map(async (step, position) => {
+    if (step !== undefined) await sendStep(client, (plans[position] as Plan).storage.search.stepKeys, step)
   }))
 }

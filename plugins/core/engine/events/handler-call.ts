@@ -14,8 +14,18 @@ export class HandlerTimeout extends Error {
   }
 }
 
-/** Runs one handler, or gives up on it after timeoutMs (it may still be running: nothing can stop it). */
-export async function callHandler<E> (handler: (event: E) => void | Promise<void>, subscribed: string, event: E, timeoutMs: number): Promise<void> {
+/**
+ * Runs one handler, or gives up on it after timeoutMs (it may still be running: nothing can stop
+ * it). A handler that returns no promise has finished (no timer could have fired meanwhile): it
+ * gets neither a timer nor a promise.
+ */
+export function callHandler<E> (handler: (event: E) => void | Promise<void>, subscribed: string, event: E, timeoutMs: number): Promise<void> | undefined {
+  const result = handler(event)
+  if (result === undefined || typeof (result as { then?: unknown } | null)?.then !== 'function') return undefined
+  return raceHandler(result, handler, subscribed, timeoutMs)
+}
+
+async function raceHandler (result: PromiseLike<void>, handler: (event: never) => unknown, subscribed: string, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined
   const timedOut = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => { reject(new HandlerTimeout(`${handler.name === '' ? 'anonymous' : handler.name} (on '${subscribed}')`, timeoutMs)) }, timeoutMs)
@@ -23,7 +33,7 @@ export async function callHandler<E> (handler: (event: E) => void | Promise<void
     timer.unref()
   })
   try {
-    await Promise.race([(async () => { await handler(event) })(), timedOut])
+    await Promise.race([result, timedOut])
   } finally {
     clearTimeout(timer)
   }
@@ -49,7 +59,10 @@ export async function deliverEntry (entry: OutboxEntry, handlersOf: (type: strin
   try {
     // One span per delivery (a no-op without an OpenTelemetry SDK).
     await traceEventDispatch(event.type, event.id, async () => {
-      for (const [handler, subscribed] of handlers) await callHandler(handler, subscribed, event, policy.handlerTimeoutMs)
+      for (const [handler, subscribed] of handlers) {
+        const running = callHandler(handler, subscribed, event, policy.handlerTimeoutMs)
+        if (running !== undefined) await running
+      }
     })
     return { outcome: 'delivered' }
   } catch (error) {

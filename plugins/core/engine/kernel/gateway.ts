@@ -147,9 +147,11 @@ export class Gateway {
 
   async #run (context: Context): Promise<void> {
     try {
-      await this.#callExtensions('onPreExecute', context)
+      let called = this.#callExtensions('onPreExecute', context)
+      if (called !== undefined) await called
       context.action ??= this.findActionSupported(context.request)
-      await this.#callExtensions('onExecute', context)
+      called = this.#callExtensions('onExecute', context)
+      if (called !== undefined) await called
       let action = context.action
       let span = startActionSpan(this.#name, action, context.request, context.previous.length)
       // A token becomes its stored model in this execute, not in a nested one, where nothing but
@@ -158,9 +160,11 @@ export class Gateway {
       while (span === undefined && action.constructor === ExecuteSameRequestWithModelDetailsAction && this.#unwrapsInline(context)) {
         const request = context.request as Generic
         request.model = (request.model as { details: Identity }).details
-        await this.#callExtensions('onPreExecute', context)
+        called = this.#callExtensions('onPreExecute', context)
+        if (called !== undefined) await called
         context.action = action = this.findActionSupported(request)
-        await this.#callExtensions('onExecute', context)
+        called = this.#callExtensions('onExecute', context)
+        if (called !== undefined) await called
         span = startActionSpan(this.#name, action, request, context.previous.length)
       }
       if (isGatewayAware(action)) action.setGateway(this)
@@ -267,11 +271,17 @@ export class Gateway {
     throw createRequestNotSupported(request)
   }
 
-  async #callExtensions (hook: Hook, context: Context): Promise<void> {
-    for (const extension of this.#extensions) {
-      const result = extension[hook]?.(context)
-      if (result !== undefined) await result
+  /**
+   * Runs `hook` on every extension in order; a promise only once one returned a promise (the
+   * rest then wait for it), so an execute whose extensions answer at once makes none.
+   */
+  #callExtensions (hook: Hook, context: Context, from = 0): Promise<void> | undefined {
+    const extensions = this.#extensions
+    for (let at = from; at < extensions.length; at++) {
+      const result = (extensions[at] as Extension)[hook]?.(context)
+      if (result !== undefined) return Promise.resolve(result).then(() => this.#callExtensions(hook, context, at + 1))
     }
+    return undefined
   }
 }
 

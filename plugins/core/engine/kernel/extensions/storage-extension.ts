@@ -39,48 +39,70 @@ export class StorageExtension implements Extension {
     this.storages = storages
   }
 
-  async onPreExecute (context: Context): Promise<void> {
+  // No promise where nothing is awaited (the gateway then makes none either): most hooks only schedule.
+  onPreExecute (context: Context): Promise<void> | undefined {
     const request = context.request
-    if (request instanceof Checkpoint) return await this.#save(context.root, false)
-    if (!isModelAware(request)) return
-    const model = request.model
-    if (model instanceof Identity) {
-      const storage = this.storages.getByModelName(model.modelName)
-      // What the caller read with the token (the claim script's copy of the payment) saves a round trip.
-      const found = await storage?.find(model, { reads: context.root.reads })
-      if (found !== null && found !== undefined) {
-        if (!(storage instanceof AbstractStorage)) this.#saved.set(found, JSON.stringify(found))
-        request.model = found
-      }
+    if (request instanceof Checkpoint) return this.#save(context.root, false)
+    if (!isModelAware(request)) return undefined
+    if (request.model instanceof Identity) return this.#load(context, request, request.model)
+    this.#schedule(context, request.model)
+    return undefined
+  }
+
+  onPostExecute (context: Context): Promise<void> | undefined {
+    if (isModelAware(context.request)) this.#schedule(context, context.request.model)
+    if (context.previous.length > 0) return undefined
+    return this.#save(context, true)
+  }
+
+  async #load (context: Context, request: ModelAware, identity: Identity): Promise<void> {
+    const storage = this.storages.getByModelName(identity.modelName)
+    // What the caller read with the token (the claim script's copy of the payment) saves a round trip.
+    const found = await storage?.find(identity, { reads: context.root.reads })
+    if (found !== null && found !== undefined) {
+      if (!(storage instanceof AbstractStorage)) this.#saved.set(found, JSON.stringify(found))
+      request.model = found
     }
     this.#schedule(context, request.model)
   }
 
-  async onPostExecute (context: Context): Promise<void> {
-    if (isModelAware(context.request)) this.#schedule(context, context.request.model)
-    if (context.previous.length > 0) return
-    await this.#save(context, true)
-  }
-
-  /** Saves the root's changed models: at its end (then forgetting them), or now for a checkpoint. */
-  async #save (root: Context, end: boolean): Promise<void> {
+  /**
+   * Saves the root's changed models: at its end (then forgetting them), or now for a checkpoint.
+   * Into the root's unit at its end, nothing is awaited: no promise then.
+   */
+  #save (root: Context, end: boolean): Promise<void> | undefined {
     const scheduled = this.#scheduled.get(root)
-    if (scheduled === undefined) return
+    if (scheduled === undefined) return undefined
     if (end) this.#scheduled.delete(root)
-    const changed: object[] = []
-    for (const model of scheduled) {
+    const changed = [...scheduled].filter((model) => {
       // #schedule() only keeps models a storage supports.
       const storage = this.storages.supporting(model)!
       // Loaded here or read by the caller and passed in, and left as read.
-      if (storage instanceof AbstractStorage ? storage.isUnchanged(model) : this.#saved.get(model) === JSON.stringify(model)) continue
-      changed.push(model)
-      if (root.unit === undefined) await storage.update(model)
-      else root.unit.save(model, storage)
+      return !(storage instanceof AbstractStorage ? storage.isUnchanged(model) : this.#saved.get(model) === JSON.stringify(model))
+    })
+    const unit = root.unit
+    if (unit !== undefined) {
+      for (const model of changed) unit.save(model, this.storages.supporting(model)!)
+      return end ? undefined : this.#checkpoint(unit, changed)
     }
-    if (end) return
-    await root.unit?.checkpoint()
-    // Only once stored (with the stamps the storage set): a failed checkpoint leaves them to be
-    // saved again. An AbstractStorage's own snapshot was renewed when the commit settled them.
+    return this.#update(changed, end)
+  }
+
+  async #update (changed: object[], end: boolean): Promise<void> {
+    for (const model of changed) await this.storages.supporting(model)!.update(model)
+    if (!end) this.#remember(changed)
+  }
+
+  async #checkpoint (unit: NonNullable<Context['unit']>, changed: object[]): Promise<void> {
+    await unit.checkpoint()
+    this.#remember(changed)
+  }
+
+  /**
+   * Only once stored (with the stamps the storage set): a failed checkpoint leaves them to be
+   * saved again. An AbstractStorage's own snapshot was renewed when the commit settled them.
+   */
+  #remember (changed: object[]): void {
     for (const model of changed) if (!(this.storages.supporting(model) instanceof AbstractStorage)) this.#saved.set(model, JSON.stringify(model))
   }
 
