@@ -44,32 +44,48 @@ if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return fals
 return redis.call('LRANGE', KEYS[2], 0, tonumber(ARGV[3]) - 1)`
 
 /*
- * Settles a batch and releases its lease.   KEYS: lease, list, [the due index: single Redis]
- * ARGV: lease id, events removed from the head (delivered or dead), the batch's first event id
- * ('' when none was settled), the retried head ('' when none), its due time, the partition.
- * Answers like SETTLE_SCRIPT; with the due index in KEYS it also marks or unmarks the partition.
+ * Settles a batch and releases its lease: the lease id, the events removed from the head
+ * (delivered or dead), the batch's first event id ('' when none was settled), the retried head
+ * ('' when none) and its due time. Answers like SETTLE_SCRIPT.
  */
-const SETTLE_BATCH_SCRIPT = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -2 end
-if ARGV[3] ~= '' then
-  local head = redis.call('LINDEX', KEYS[2], 0)
-  if not head or cjson.decode(head).id ~= ARGV[3] then return -2 end
+const SETTLE_FUNCTION = `
+local function settle (lease, list, id, removed, first, retried, due)
+  if redis.call('GET', lease) ~= id then return -2 end
+  if first ~= '' then
+    local head = redis.call('LINDEX', list, 0)
+    if not head or cjson.decode(head).id ~= first then return -2 end
+  end
+  if tonumber(removed) > 0 then redis.call('LTRIM', list, tonumber(removed), -1) end
+  local next = -1
+  if retried ~= '' then
+    redis.call('LSET', list, 0, retried)
+    next = tonumber(due)
+  else
+    local head = redis.call('LINDEX', list, 0)
+    if head then next = cjson.decode(head).dueAt end
+  end
+  redis.call('DEL', lease)
+  return next
+end`
+
+/* One batch, on a Cluster (the due index is in another slot).   KEYS: lease, list   ARGV: as settle()'s after the keys. */
+const SETTLE_BATCH_SCRIPT = `${SETTLE_FUNCTION}
+return settle(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])`
+
+/*
+ * The batches a single Redis's dispatcher settled in one tick, in one script, each marked or
+ * unmarked in the due index as it leaves its partition.   KEYS: the due index
+ * ARGV: per batch, its lease key, list key, then settle()'s arguments, then its partition.
+ * Answers each batch's answer, in order.
+ */
+const SETTLE_MANY_SCRIPT = `${SETTLE_FUNCTION}
+local out = {}
+for i = 1, #ARGV, 8 do
+  local next = settle(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6])
+  if next == -1 then redis.call('ZREM', KEYS[1], ARGV[i + 7]) elseif next ~= -2 then redis.call('ZADD', KEYS[1], next, ARGV[i + 7]) end
+  out[#out + 1] = next
 end
-local removed = tonumber(ARGV[2])
-if removed > 0 then redis.call('LTRIM', KEYS[2], removed, -1) end
-local next = -1
-if ARGV[4] ~= '' then
-  redis.call('LSET', KEYS[2], 0, ARGV[4])
-  next = tonumber(ARGV[5])
-else
-  local head = redis.call('LINDEX', KEYS[2], 0)
-  if head then next = cjson.decode(head).dueAt end
-end
-if KEYS[3] then
-  if next == -1 then redis.call('ZREM', KEYS[3], ARGV[6]) else redis.call('ZADD', KEYS[3], next, ARGV[6]) end
-end
-redis.call('DEL', KEYS[1])
-return next`
+return out`
 
 /*
  * A dispatcher's pass in one script (single Redis only: its keys span every payment's slot, and
@@ -117,6 +133,9 @@ export class RedisOutbox implements Outbox {
   readonly #renew: ScriptCall<number>
   readonly #leaseBatch: ScriptCall<string[] | null>
   readonly #settleBatch: ScriptCall<number>
+  readonly #settleMany: ScriptCall<number[]>
+  /** Settles waiting for this tick's script (single Redis). */
+  #settling: Array<{ args: Array<string | number>, answered: (next: number) => void, failed: (error: unknown) => void }> = []
   /** Absent on a Cluster (see LEASE_DUE_SCRIPT): the dispatcher leases partition by partition there. */
   readonly leaseDue?: (now: number, options: LeaseDueOptions) => Promise<DueBatches>
 
@@ -132,7 +151,8 @@ export class RedisOutbox implements Outbox {
     this.#renew = defineScript(client, 'paywireOutboxRenew', 1, RENEW_SCRIPT)
     this.#leaseBatch = defineScript(client, 'paywireOutboxLeaseBatch', 2, LEASE_BATCH_SCRIPT)
     // Two keys on a Cluster, three on a single Redis (the due index): counted per call.
-    this.#settleBatch = defineScript(client, 'paywireOutboxSettleBatch', null, SETTLE_BATCH_SCRIPT)
+    this.#settleBatch = defineScript(client, 'paywireOutboxSettleBatch', 2, SETTLE_BATCH_SCRIPT)
+    this.#settleMany = defineScript(client, 'paywireOutboxSettleMany', 1, SETTLE_MANY_SCRIPT)
     if (!client.isCluster) {
       const leaseDue = defineScript<Array<number | string | string[]>>(client, 'paywireOutboxLeaseDue', 1, LEASE_DUE_SCRIPT)
       this.leaseDue = async (now, { scan, limit, include, ttlMs, batch }) => {
@@ -234,16 +254,32 @@ export class RedisOutbox implements Outbox {
     const retried = retry === undefined
       ? ''
       : JSON.stringify({ id: retry.entry.id, type: retry.entry.type, json: retry.entry.json, attempts: retry.entry.attempts + 1, dueAt: retry.settlement.dueAt, lastError: retry.settlement.error })
-    const keys = [this.leaseKey(lease.partition), this.listKey(lease.partition), ...this.client.isCluster ? [] : [this.dueKey]]
-    const next = await guarded(this.#settleBatch(keys.length, ...keys, lease.id, settled.length - (retry === undefined ? 0 : 1), settled[0]?.entry.id ?? '',
-      retried, retry?.settlement.dueAt ?? 0, lease.partition))
+    const args = [lease.id, settled.length - (retry === undefined ? 0 : 1), settled[0]?.entry.id ?? '', retried, retry?.settlement.dueAt ?? 0]
+    if (!this.client.isCluster) return await this.#settleSoon([this.leaseKey(lease.partition), this.listKey(lease.partition), ...args, lease.partition]) !== -2
+    const next = await guarded(this.#settleBatch(this.leaseKey(lease.partition), this.listKey(lease.partition), ...args))
     if (next === -2) return false
     // On a Cluster the due index is in another slot: marked or unmarked after, as settle() does.
-    if (this.client.isCluster) {
-      if (next === -1) await this.#unmark(lease.partition)
-      else await guarded(this.client.zadd(this.dueKey, next, lease.partition))
-    }
+    if (next === -1) await this.#unmark(lease.partition)
+    else await guarded(this.client.zadd(this.dueKey, next, lease.partition))
     return true
+  }
+
+  /**
+   * A batch's settle on a single Redis, sent with the others settled in the same tick in one
+   * script: a dispatcher's pass starts its payments together, and their handlers mostly end
+   * together too.
+   */
+  async #settleSoon (args: Array<string | number>): Promise<number> {
+    return await new Promise<number>((resolve, reject) => {
+      if (this.#settling.push({ args, answered: resolve, failed: reject }) > 1) return
+      setImmediate(() => {
+        const settling = this.#settling
+        this.#settling = []
+        guarded(this.#settleMany(this.dueKey, ...settling.flatMap(({ args }) => args))).then(
+          (answers) => { settling.forEach(({ answered }, at) => { answered(answers[at] as number) }) },
+          (error: unknown) => { for (const { failed } of settling) failed(error) })
+      })
+    })
   }
 
   async release (lease: OutboxLease): Promise<void> {

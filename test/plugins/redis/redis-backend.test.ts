@@ -1,5 +1,5 @@
 import t from 'tap'
-import { MemoryStorage, Payment, UnitOfWork } from '../../../plugins/core/engine/index.ts'
+import { MemoryStorage, Payment, PaywireEvents, UnitOfWork, outboxRecord } from '../../../plugins/core/engine/index.ts'
 import { recordKey } from '../../../plugins/redis/keys.ts'
 import { RedisStorageBackend } from '../../../plugins/redis/index.ts'
 import { backendContract } from '../../helpers/backend-contract.ts'
@@ -37,4 +37,34 @@ t.test('records written before versions existed read as version 1', async (t) =>
   legacy.description = 'migrated'
   await payments.update(legacy)
   t.match(await client.get(recordKey(prefix, 'Payment', 'legacy-1')), /^2 \{/, 'written back with its version')
+})
+
+t.test('a dispatcher pass on a single Redis: every due payment leased in one script, and the batches its handlers end together settled in one', async (t) => {
+  const { client, prefix } = await testRedis(t, 'backend-pass')
+  const { outbox } = new RedisStorageBackend(client, { keyPrefix: prefix })
+  // Each payment's first events, committed before the dispatcher starts (as after a restart).
+  const partitions = Array.from({ length: 10 }, (_, i) => `pass-${i}`)
+  await outbox.append(partitions.flatMap((partition) => [1, 2].map((n) => outboxRecord({ id: `${partition}-${n}`, type: 'payment.captured' }, partition))))
+  // Counted on the client's own script commands (defineCommand), so other tests' traffic on the server does not count.
+  const calls: Record<string, number> = {}
+  const commands = client as unknown as Record<string, (...args: unknown[]) => unknown>
+  for (const name of ['paywireOutboxLeaseDue', 'paywireOutboxLeaseBatch', 'paywireOutboxSettleMany', 'paywireOutboxSettleBatch']) {
+    const command = commands[name]
+    if (command === undefined) continue
+    commands[name] = function (this: unknown, ...args: unknown[]) {
+      calls[name] = (calls[name] ?? 0) + 1
+      return command.apply(this, args)
+    }
+    t.teardown(() => { commands[name] = command })
+  }
+  const events = new PaywireEvents({ debug () {}, info () {}, warn () {}, error () {} }, { outbox })
+  t.teardown(() => events.close())
+  const heard: string[] = []
+  events.onAny((event) => { heard.push(event.id) })
+  await events.drain()
+  t.same(heard.sort(), partitions.flatMap((partition) => [`${partition}-1`, `${partition}-2`]).sort(), 'every event once')
+  t.equal(calls.paywireOutboxSettleMany, 1, 'ten payments\' batches settled in one script')
+  t.equal(calls.paywireOutboxLeaseBatch, undefined, 'no payment leased on its own')
+  t.ok((calls.paywireOutboxLeaseDue ?? 0) >= 1 && (calls.paywireOutboxLeaseDue ?? 0) <= 2, `leased by the pass (${String(calls.paywireOutboxLeaseDue)} passes: drain() asks again once)`)
+  t.same(await outbox.due(Date.now() + 60_000, 100), [], 'nothing left due')
 })
