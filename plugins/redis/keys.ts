@@ -1,5 +1,6 @@
 import type { Cluster, Redis } from 'ioredis'
 import { AFFINITY_TAG_LENGTH, affinityTag, errorCodes, type Identity } from '../core/engine/index.ts'
+import { withDeadline } from './command-deadlines.ts'
 
 /** A single Redis or a Redis Cluster: every script's keys share a slot, so both work. */
 export type RedisClient = Redis | Cluster
@@ -119,22 +120,14 @@ export function unavailable (error: unknown): Error {
  * sends one auto-pipeline at a time per connection and starts a command's `commandTimeout`
  * only when its pipeline is sent, so a command queued behind one a silent Redis holds would
  * wait out that one's timeout before its own began (a commit's 503 after twice the bound).
+ * Not async: every Redis call of a request passes here, and one promise each is enough.
  */
-export async function guarded<T> (call: Promise<T>, deadlineMs?: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  try {
-    if (deadlineMs === undefined) return await call
-    // The call may still settle after the deadline: nobody waits for it then.
-    call.catch(() => {})
-    const deadline = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error('Command timed out')), deadlineMs)
-    })
-    return await Promise.race([call, deadline])
-  } catch (error) {
-    throw unavailable(error)
-  } finally {
-    clearTimeout(timer)
-  }
+export function guarded<T> (call: Promise<T>, deadlineMs?: number): Promise<T> {
+  return deadlineMs === undefined ? call.catch(rethrowUnavailable) : withDeadline(call, deadlineMs, unavailable)
+}
+
+function rethrowUnavailable (error: unknown): never {
+  throw unavailable(error)
 }
 
 /** The client's command timeout (ms), counted from when a command is issued by guarded(); undefined without one. */

@@ -8,14 +8,15 @@ const POOL_SIZE = 4096
 const pool = Buffer.alloc(POOL_SIZE)
 let offset = POOL_SIZE
 
-function randomSlice (size: number): Buffer {
+/** `size` random bytes as base64url, read straight from the pool (no Buffer view made for them). */
+function randomBase64url (size: number): string {
   if (offset + size > POOL_SIZE) {
     randomFillSync(pool)
     offset = 0
   }
-  const slice = pool.subarray(offset, offset + size)
+  const start = offset
   offset += size
-  return slice
+  return pool.toString('base64url', start, offset)
 }
 
 /**
@@ -23,7 +24,7 @@ function randomSlice (size: number): Buffer {
  * an optional affinity tag (see affinityTag).
  */
 export function generateTokenHash (tag = ''): string {
-  return tag + randomSlice(32).toString('base64url')
+  return tag + randomBase64url(32)
 }
 
 /** Characters of the affinity tag at the start of a model's token hashes. */
@@ -40,7 +41,7 @@ const recentTags = new Map<string, string>()
 
 /** 12 random bytes, base64url: 16 characters, for lock ids. */
 export function generateLockId (): string {
-  return randomSlice(12).toString('base64url')
+  return randomBase64url(12)
 }
 
 /**

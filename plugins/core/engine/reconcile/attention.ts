@@ -34,11 +34,10 @@ export const ATTENTION_DEFAULTS: Readonly<Required<AttentionOptions>> = { pendin
 export function attentionOf (state: PaymentState, updatedAt: string, options: AttentionOptions = {}): Attention | undefined {
   const { pendingAfterMs, expiryWarningMs } = { ...ATTENTION_DEFAULTS, ...options }
   const candidates: Attention[] = []
-  const updated = Date.parse(updatedAt)
   if (state.providerCallFailedAt !== undefined) candidates.push({ at: state.providerCallFailedAt, reason: 'provider_call_failed' })
   if ((state.refundsPending ?? 0) > 0) candidates.push({ at: updatedAt, reason: 'refund_pending' })
   if (state.disputes?.some((dispute) => dispute.state === 'open') === true) candidates.push({ at: updatedAt, reason: 'dispute_open' })
-  if (state.status === 'pending') candidates.push({ at: new Date(updated + pendingAfterMs).toISOString(), reason: 'pending' })
+  if (state.status === 'pending') candidates.push({ at: new Date(Date.parse(updatedAt) + pendingAfterMs).toISOString(), reason: 'pending' })
   if (state.status === 'authorized' && state.authorizationExpiresAt !== undefined) {
     candidates.push({ at: new Date(Date.parse(state.authorizationExpiresAt) - expiryWarningMs).toISOString(), reason: 'authorization_expiring' })
   }

@@ -4,6 +4,7 @@ import {
   PAYWIRE_ERR_TOKEN_PATH_MISMATCH
 } from '../errors.ts'
 import { Token } from '../model/token.ts'
+import { samePath } from './url-paths.ts'
 import { TOKEN_PARAMETER } from './token-factory.ts'
 import type { ReadCache } from '../storage/read-cache.ts'
 import type { TokenClaim, TokenStorage } from './token-storage.ts'
@@ -18,14 +19,6 @@ export interface VerifiableRequest {
 }
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/
-
-function decodedPath (url: string): string | undefined {
-  try {
-    return decodeURIComponent(new URL(url, 'http://paywire.invalid').pathname)
-  } catch {
-    return undefined
-  }
-}
 
 /**
  * Finds the token a request carries and checks it was made for this URL. Only paths are
@@ -100,9 +93,4 @@ export class HttpRequestVerifier {
     }
     return undefined
   }
-}
-
-function samePath (requestUrl: string, targetUrl: string): boolean {
-  const requestPath = decodedPath(requestUrl)
-  return requestPath !== undefined && requestPath === decodedPath(targetUrl)
 }

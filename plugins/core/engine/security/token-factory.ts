@@ -4,6 +4,7 @@ import { Token, type TokenKind } from '../model/token.ts'
 import type { StorageRegistry } from '../storage/storage-registry.ts'
 import { affinityTag, generateTokenHash } from '../random.ts'
 import type { TokenStorage } from './token-storage.ts'
+import { isPlainAbsoluteUrl } from './url-paths.ts'
 
 export const TOKEN_PARAMETER = 'paywire_token'
 /** A path containing this placeholder carries the token in the path instead of the query. */
@@ -84,10 +85,15 @@ export class TokenFactory {
   buildUrl (path: string, parameters: UrlParameters, hash?: string): string {
     const absolute = /^https?:\/\//i.test(path)
     const base = absolute ? '' : this.#resolveBase()
-    if (hash !== undefined && isEmpty(parameters)) {
-      // The routes' own case (a ":token" path, nothing to merge), on every prepare: no query to build.
-      const plain = this.#placeholderUrl(base, path)
-      if (plain !== undefined) return plain.head + hash + plain.tail
+    if (isEmpty(parameters)) {
+      if (hash !== undefined) {
+        // The routes' own case (a ":token" path, nothing to merge), on every prepare: no query to build.
+        const plain = this.#placeholderUrl(base, path)
+        if (plain !== undefined) return plain.head + hash + plain.tail
+      } else if (absolute && isPlainAbsoluteUrl(path)) {
+        // A capture token's after URL (another token's target URL): already as the parser writes it, no query to rebuild.
+        return path
+      }
     }
     const url = absolute ? new URL(path) : new URL(path, base)
     const query = new URLSearchParams()

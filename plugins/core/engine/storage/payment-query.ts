@@ -17,6 +17,25 @@ function text (value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined
 }
 
+/** A time in the exact form toISOString() writes, but for the day's range in its month (checked below). */
+const ISO_FORM = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/
+
+function daysInMonth (year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28
+  // 31 days in January, March, May, July, August, October and December.
+  return 30 + ((month + (month >> 3)) & 1)
+}
+
+/**
+ * `new Date(time).toISOString()` for a time Date.parse() read as `ms`. That costs ~1 µs, twice
+ * per write of a payment, and the times a storage stamps are written by it already: one in its
+ * form, its day within its month (the parser rolls Feb 30 and 24:00 over), is its own result.
+ */
+function isoTime (time: string, ms: number): string {
+  if (ISO_FORM.test(time) && Number(time.slice(8, 10)) <= daysInMonth(Number(time.slice(0, 4)), Number(time.slice(5, 7)))) return time
+  return new Date(ms).toISOString()
+}
+
 /**
  * The facets of a Payment record as its gateway's reader read it (`state`); undefined for
  * a record without its storage's times (not a Payment as Paywire stores it).
@@ -25,7 +44,9 @@ export function paymentFacets (id: string, record: Record<string, unknown>, gate
   attention?: AttentionOptions): PaymentFacets | undefined {
   const createdAt = text(record.createdAt)
   const updatedAt = text(record.updatedAt)
-  if (createdAt === undefined || updatedAt === undefined || Number.isNaN(Date.parse(createdAt)) || Number.isNaN(Date.parse(updatedAt))) return undefined
+  const createdMs = createdAt === undefined ? NaN : Date.parse(createdAt)
+  const updatedMs = updatedAt === undefined ? NaN : Date.parse(updatedAt)
+  if (createdAt === undefined || updatedAt === undefined || Number.isNaN(createdMs) || Number.isNaN(updatedMs)) return undefined
   const due = attentionOf(state, updatedAt, attention)
   return {
     id,
@@ -34,8 +55,8 @@ export function paymentFacets (id: string, record: Record<string, unknown>, gate
     currencyCode: text(record.currencyCode) ?? '',
     totalAmount: Number.isSafeInteger(record.totalAmount) ? record.totalAmount as number : 0,
     ...(state.amounts === undefined ? {} : { amounts: { ...state.amounts } }),
-    createdAt: new Date(createdAt).toISOString(),
-    updatedAt: new Date(updatedAt).toISOString(),
+    createdAt: isoTime(createdAt, createdMs),
+    updatedAt: isoTime(updatedAt, updatedMs),
     providerIds: [...new Set(Object.values(state.providerIds ?? {}).filter((value) => typeof value === 'string' && value !== ''))],
     ...(due === undefined ? {} : { attentionAt: due.at, attentionReason: due.reason })
   }

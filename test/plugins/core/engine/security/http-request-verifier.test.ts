@@ -109,3 +109,46 @@ t.test('a path mismatch releases the claim it took', async (t) => {
   await t.rejects(verifier.verify({ url: '/elsewhere', query }), { code: 'PAYWIRE_ERR_TOKEN_PATH_MISMATCH' })
   await t.rejects(verifier.verifyAndClaim({ url: '/payment/capture', query: {} }, 5000), { code: 'PAYWIRE_ERR_TOKEN_PARAMETER_MISSING' })
 })
+
+t.test('paths compare as a URL parser reads them: dot segments, backslashes, tabs and encoded characters are resolved first', async (t) => {
+  const { verifier, token } = await setup()
+  const query = { paywire_token: token.hash }
+  const same = [
+    '/payment/capture#fragment', '/payment/capture?PayerID=1#fragment', '/payment/capture?%', '/payment/./capture',
+    '/payment/x/../capture', '/payment/%2e/capture', '/x/%2E%2E/payment/capture', '/payment\\capture', '/payment/cap\tture',
+    '/payment%2Fcapture', '/payment/%63apture', 'payment/capture', ' /payment/capture', '//proxy.internal/payment/capture',
+    'HTTP://internal/payment/capture', 'https://user:secret@internal:8443/payment/capture'
+  ]
+  for (const url of same) t.same(await verifier.verify({ url, query }), token, url)
+  const other = ['/payment/capture%', '/payment/capture%zz', '/PAYMENT/capture', '', '/', '/payment/capture/.', '/payment//capture',
+    'https://1.2.3.999/payment/capture', 'https://exa mple/payment/capture']
+  for (const url of other) {
+    await t.rejects(verifier.verify({ url, query }), { code: 'PAYWIRE_ERR_TOKEN_PATH_MISMATCH' }, JSON.stringify(url))
+  }
+})
+
+t.test('a token\'s target URL is read the same way; one no URL parser reads matches no request', async (t) => {
+  const cases: Array<[target: string, request: string, matches: boolean]> = [
+    ['HTTPS://SHOP.example/payment/capture', '/payment/capture', true],
+    ['https://shop.example:443/payment/capture', '/payment/capture', true],
+    ['https://user:pw@shop.example:8443/payment/capture#top', '/payment/capture', true],
+    ['https://shop.example/payment/%7Ecapture', '/payment/~capture', true],
+    ['https://shop.example/payment/~capture', '/payment/%7Ecapture', true],
+    ['https://shop.example/a/../payment/capture', '/payment/capture', true],
+    ['https://shop.example/payment/capture', '/payment/capture/', false],
+    ['/payment/capture', '/payment/capture', true],
+    ['https://shop.example/payment/capture%', '/payment/capture%', false],
+    ['https://exa mple/payment/capture', '/payment/capture', false],
+    ['https://1.2.3.999/payment/capture', '/payment/capture', false],
+    ['https:///payment/capture', '/payment/capture', false],
+    ['https://shop.example?/payment/capture', '/payment/capture', false],
+    ['https://shop.example\\payment/capture', '/payment/capture', true],
+    ['https://shop.exa\tmple/payment/capture', '/payment/capture', true]
+  ]
+  for (const [target, request, matches] of cases) {
+    const { verifier, token } = await setup(target)
+    const attempt = verifier.verify({ url: request, query: { paywire_token: token.hash } })
+    if (matches) t.same(await attempt, token, `${target} ~ ${request}`)
+    else await t.rejects(attempt, { code: 'PAYWIRE_ERR_TOKEN_PATH_MISMATCH' }, `${target} !~ ${request}`)
+  }
+})

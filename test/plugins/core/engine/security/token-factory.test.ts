@@ -87,6 +87,29 @@ t.test('absolute URLs are used as given: host, query (repeated keys too) and fra
     'a parameter replaces every value of its key')
 })
 
+t.test('an absolute URL without parameters comes back as the URL parser writes it: unchanged when it already is', async (t) => {
+  const { factory } = await setup('https://shop.example')
+  const cases: Array<[given: string, built: string]> = [
+    ['https://shop.example/payment/done/AbCdEfGh_x-y', 'https://shop.example/payment/done/AbCdEfGh_x-y'],
+    ['https://user:pw@shop.example:8443/a;b=c/~d@e', 'https://user:pw@shop.example:8443/a;b=c/~d@e'],
+    ['https://shop.example:443/done', 'https://shop.example/done'],
+    ['https://Shop.Example/done', 'https://shop.example/done'],
+    ['https://shop.example/a/./b/../done', 'https://shop.example/a/done'],
+    ['https://shop.example/.well-known/done', 'https://shop.example/.well-known/done'],
+    ['https://shop.example/café done', 'https://shop.example/caf%C3%A9%20done'],
+    ['https://shop.example/done?', 'https://shop.example/done'],
+    ['https://shop.example/done?a=&b=x y', 'https://shop.example/done?b=x+y'],
+    ['https://shop.example/done#', 'https://shop.example/done#'],
+    ['https://shop.example\\done', 'https://shop.example/done'],
+    ['https://shop.example', 'https://shop.example/']
+  ]
+  for (const [given, built] of cases) {
+    t.equal(factory.buildUrl(given, {}), built, given)
+    t.equal(factory.buildUrl(given, {}), built, 'the same again')
+  }
+  t.throws(() => factory.buildUrl('https://exa mple/done', {}), TypeError, 'an URL no parser reads is still an error')
+})
+
 t.test('the :token placeholder puts the hash in the path instead of the query', async (t) => {
   const { factory } = await setup('https://shop.example/app/')
   t.equal(TOKEN_PLACEHOLDER, ':token')

@@ -51,6 +51,25 @@ t.test('facets need a record with its times, a gateway and a reading', async (t)
   t.equal(facetsOfWrite(storage.stageDelete(Object.assign(new Payment(), { id: 'p1' })), () => reader), undefined, 'a delete')
 })
 
+t.test('facet times are the records\' times as toISOString() writes them, whatever form they were stored in', async (t) => {
+  const times = [
+    '2026-11-28T12:34:56.789Z', '2026-01-01T00:00:00Z', '2026-01-01T01:00:00+01:00', '2026-01-01', 'Sat, 28 Nov 2026 12:00:00 GMT',
+    '2024-02-29T00:00:00.000Z', '2025-02-29T00:00:00.000Z', '2026-02-30T23:59:59.999Z', '2026-04-31T00:00:00.000Z', '2026-12-31T23:59:59.999Z',
+    '2026-01-01T24:00:00.000Z', '1900-02-29T00:00:00.000Z', '2000-02-29T00:00:00.000Z', '0000-02-29T00:00:00.000Z', '9999-12-31T23:59:59.999Z',
+    '+010000-01-01T00:00:00.000Z', '2026-06-15T10:00:00.5Z'
+  ]
+  // Every day of a leap year and of another, as a storage stamps them.
+  for (const year of [2024, 2026]) {
+    for (let day = 0; day < 366; day++) times.push(new Date(Date.UTC(year, 0, 1 + day, 23, 59, 59, 999)).toISOString())
+  }
+  for (const time of times) {
+    const facets = paymentFacets('p1', { createdAt: time, updatedAt: time }, 'cash', { status: 'captured' })
+    const iso = new Date(time).toISOString()
+    if (facets?.createdAt !== iso || facets.updatedAt !== iso) t.fail(`${time}: ${String(facets?.createdAt)}, not ${iso}`)
+  }
+  t.pass(`${times.length} times`)
+})
+
 t.test('a unit made without a describer takes the facets from its storage', async (t) => {
   const backend = new MemoryStorageBackend()
   const tokens = new MemoryTokenStorage()
