@@ -1,7 +1,7 @@
 import { PAYWIRE_ERR_CLAIM_LOST } from '../errors.ts'
 import type { OutboxRecord } from '../events/payment-events.ts'
 import type { Claim, TokenStorage } from '../security/token-storage.ts'
-import { AbstractStorage, withFacets, type StagedWrite } from '../storage/abstract-storage.ts'
+import { AbstractStorage, type StagedWrite } from '../storage/abstract-storage.ts'
 import type { UnstagedSave } from './commit-set.ts'
 import type { StorageBackend } from './storage-backend.ts'
 import type { Storage } from '../storage/storage.ts'
@@ -122,7 +122,7 @@ export class UnitOfWork {
     // Without a describer (a unit made by hand), the storage's own facetsOf reads the payment instead.
     const writes = staged.map(([, write]) => {
       const found = described === undefined ? write.storage.facetsOf?.(write) : facets.get(write)
-      return found === undefined ? write : withFacets(write, found)
+      return found === undefined ? write : { ...write, facets: found }
     })
     const set = {
       writes,

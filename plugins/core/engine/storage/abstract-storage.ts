@@ -211,7 +211,6 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
     const record = { ...this.codec.toRecord(model), ...stamps }
     assertStorable(record, this.modelName)
     const read = reads.get(model)
-    let previous: Record<string, unknown> | null | undefined = read === undefined ? null : undefined
     return {
       storage: this as AbstractStorage<object>,
       id,
@@ -219,11 +218,7 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
       json: JSON.stringify(record),
       expectedVersion: versions.get(model) ?? 0,
       stamps,
-      // Decoded once, by the first reader (events, Redis's index moves): a write nobody compares decodes nothing.
-      get previous () {
-        if (previous === undefined) previous = JSON.parse(read as string) as Record<string, unknown>
-        return previous
-      }
+      previous: read === undefined ? null : JSON.parse(read) as Record<string, unknown>
     }
   }
 
@@ -264,7 +259,7 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
   async updateThrough (model: T, store: (write: StagedWrite) => Promise<void>): Promise<void> {
     const staged = this.stage(model)
     const facets = this.facetsOf?.(staged)
-    const write = facets === undefined ? staged : withFacets(staged, facets)
+    const write = facets === undefined ? staged : { ...staged, facets }
     await store(write)
     this.settle(model, write)
   }
@@ -345,12 +340,6 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
   }
 
   protected abstract doFindBy (criteria: Criteria, options: FindByOptions): Promise<StoredRecord[]>
-}
-
-/** The write with the facets its backend stores with it; a copy that still decodes `previous` only when read (a spread would now). */
-export function withFacets (write: StagedWrite, facets: PaymentFacets): StagedWrite {
-  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(write)) as StagedWrite
-  return Object.defineProperty(copy, 'facets', { value: facets, enumerable: true })
 }
 
 /** The value at a dotted path ("details.id") of a record. */

@@ -9,7 +9,6 @@ import {
   AbstractStorage, MemoryStorage, Payment, Token, matchesCriteria,
   type Criteria, type FindByOptions, type StagedWrite, type StoredRecord
 } from '../../../../../plugins/core/engine/index.ts'
-import { withFacets } from '../../../../../plugins/core/engine/storage/abstract-storage.ts'
 
 /** Keeps records as parsed objects and answers them without their JSON, like PostgreSQL. */
 class RecordOnlyStorage<T extends object> extends AbstractStorage<T> {
@@ -63,11 +62,6 @@ for (const [name, make] of storages) {
     t.same(write.record?.details, { status: 'captured' })
     const previous = { ...stored, updatedAt: payment.updatedAt }
     t.strictSame(write.previous, previous)
-    t.equal(write.previous, write.previous, 'decoded once')
-    const withThem = withFacets(write, { id: write.id } as never)
-    t.equal(withThem.previous, write.previous, 'a copy with facets shares it')
-    t.same(withThem.facets, { id: write.id })
-    t.strictSame({ ...withThem, facets: undefined, previous: undefined }, { ...write, facets: undefined, previous: undefined }, 'and every other field')
     t.equal(storage.stage(storage.create()).previous, null, 'never stored: none')
   })
 }
