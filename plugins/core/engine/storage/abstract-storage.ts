@@ -82,12 +82,59 @@ const pristine = new WeakMap<object, string>()
 
 type Revivable<T> = ModelClass<T & object> & { fromJSON?: (json: any) => T }
 
+/*
+ * The codecs defaultCodec makes, by how their record relates to the model: the storage then
+ * gets the record's JSON without encoding twice (see #encode, settle, revive). A codec given
+ * in the options is always asked.
+ */
+const shallowCodecs = new WeakSet<object>() // toRecord: the model's own fields, copied shallowly
+const jsonCodecs = new WeakSet<object>() // toRecord: the model's JSON, parsed
+
 export function defaultCodec<T extends object> (Model: Revivable<T>): ModelCodec<T> {
   const fromJSON = Model.fromJSON
-  return {
-    toRecord: (model) => (fromJSON === undefined ? { ...model } : JSON.parse(JSON.stringify(model))) as Record<string, unknown>,
-    fromRecord: (record) => (fromJSON === undefined ? Object.assign(new Model(), record) : fromJSON(record)) as T
+  if (fromJSON === undefined) {
+    const shallow: ModelCodec<T> = {
+      toRecord: (model) => ({ ...model }) as Record<string, unknown>,
+      fromRecord: (record) => Object.assign(new Model(), record)
+    }
+    shallowCodecs.add(shallow)
+    return shallow
   }
+  const json: ModelCodec<T> = {
+    toRecord: (model) => JSON.parse(JSON.stringify(model)) as Record<string, unknown>,
+    fromRecord: (record) => fromJSON(record)
+  }
+  jsonCodecs.add(json)
+  return json
+}
+
+/**
+ * True when a shallow copy of the model has exactly the record's fields, the same values
+ * (fields left undefined aside, which JSON drops): its JSON then parses to the record again,
+ * only perhaps with the keys in another order.
+ */
+function holdsExactly (model: object, record: Record<string, unknown>): boolean {
+  const fields = model as Record<string, unknown>
+  let shared = 0
+  for (const key of Object.keys(fields)) {
+    if (Object.hasOwn(record, key)) {
+      if (record[key] !== fields[key]) return false
+      shared++
+    } else if (fields[key] !== undefined) {
+      return false
+    }
+  }
+  // A record field the model did not take as its own (an accessor, "__proto__") is no copy.
+  return shared === Object.keys(record).length
+}
+
+/** True when each stamp is now an own, enumerable field of the model holding the stamped value. */
+function stampsLanded (model: object, stamps: Record<string, unknown>): boolean {
+  for (const key in stamps) {
+    const field = Object.getOwnPropertyDescriptor(model, key)
+    if (field === undefined || field.enumerable !== true || field.value !== stamps[key]) return false
+  }
+  return true
 }
 
 /**
@@ -106,12 +153,16 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
    * is searchable too. Commits get theirs from the commit path, which reads each record once.
    */
   facetsOf: ((write: StagedWrite) => PaymentFacets | undefined) | undefined
+  readonly #shallowCodec: boolean
+  readonly #jsonCodec: boolean
 
   constructor (Model: ModelClass<T>, options: StorageOptions<T> = {}) {
     this.Model = Model
     this.modelName = options.modelName ?? Model.name
     this.idProperty = options.idProperty ?? 'id'
     this.codec = options.codec ?? defaultCodec(Model)
+    this.#shallowCodec = shallowCodecs.has(this.codec)
+    this.#jsonCodec = jsonCodecs.has(this.codec)
   }
 
   create (): T {
@@ -141,7 +192,7 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
   /** True when the model is exactly as this storage last read or wrote it: saving it would change nothing stored. */
   isUnchanged (model: T): boolean {
     const seen = pristine.get(model)
-    return seen !== undefined && seen === JSON.stringify(this.codec.toRecord(model))
+    return seen !== undefined && seen === this.#encode(model)
   }
 
   /**
@@ -188,7 +239,11 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
     Object.assign(model as Record<string, unknown>, write.stamps)
     versions.set(model, Math.max(write.expectedVersion, 0) + 1)
     if (write.json !== null) reads.set(model, write.json)
-    pristine.set(model, JSON.stringify(this.codec.toRecord(model)))
+    // A shallow codec's record was the model's fields with the stamps over them: with the stamps now
+    // the model's own fields, in the same places, the model encodes as the JSON just written (and a
+    // change made while the write was in flight is not taken for stored).
+    const written = this.#shallowCodec && write.json !== null && stampsLanded(model, write.stamps)
+    pristine.set(model, written ? write.json as string : this.#encode(model))
   }
 
   /** Sends one staged write on its own (the step-by-step commit of StorageBackend). */
@@ -247,12 +302,20 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
   }
 
   protected revive (stored: StoredRecord): T {
-    const json = stored.json ?? JSON.stringify(stored.record)
     const model = this.codec.fromRecord(stored.record)
+    const encoded = this.#encode(model)
     versions.set(model, stored.version)
-    reads.set(model, json)
-    pristine.set(model, JSON.stringify(this.codec.toRecord(model)))
+    // Without the backend's JSON (PostgreSQL), a model holding exactly the record's fields has the
+    // record's JSON already: what it was read as is the same record, its keys perhaps in another order.
+    const copied = stored.json === undefined && this.#shallowCodec && holdsExactly(model, stored.record)
+    reads.set(model, stored.json ?? (copied ? encoded : JSON.stringify(stored.record)))
+    pristine.set(model, encoded)
     return model
+  }
+
+  /** JSON.stringify(this.codec.toRecord(model)); for a JSON codec that is the model's JSON, without the round trip. */
+  #encode (model: T): string {
+    return JSON.stringify(this.#jsonCodec ? model : this.codec.toRecord(model))
   }
 
   protected generateId (): string {
