@@ -100,7 +100,7 @@ interface Ran { olds: string[], steps: Array<StepAnswer | undefined> }
 async function run (client: RedisClient, commit: RedisCommit, group: Group, checkOnly: boolean, steps?: Array<Step | undefined>): Promise<Ran> {
   const call = commitArguments({ ...group.set, checkOnly }, commit.tokenKeyOf)
   const sent = steps?.flatMap((step, position) => step === undefined ? [] : [{ position, step }]) ?? []
-  const script = defineScript<CommitAnswer>(client, steps === undefined ? 'paywireCommit' : 'paywireCommitWithSteps', null,
+  const script = defineScript<CommitAnswer>(client, null,
     steps === undefined ? COMMIT_SCRIPT : COMMIT_WITH_STEPS_SCRIPT)
   const stepKeys = (position: number) => (commit.writes[position]?.storage as unknown as RedisStorage<object>).search.stepKeys
   const { keys, args } = steps === undefined ? call : commitWithStepsArguments(call, sent.map(({ position, step }) => stepArguments(stepKeys(position), step)))

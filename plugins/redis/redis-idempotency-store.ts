@@ -34,8 +34,8 @@ export class RedisIdempotencyStore implements IdempotencyStore {
     // Its options hold the server's password: out of inspect() and JSON of this object.
     hideConnection(this, 'client')
     this.keyPrefix = `${keyPrefix}${namespace}:`
-    this.#claim = defineScript(client, 'paywireIdempotencyClaim', 1, CLAIM_SCRIPT)
-    this.#complete = defineScript(client, 'paywireIdempotencyComplete', 1, COMPLETE_SCRIPT)
+    this.#claim = defineScript(client, 1, CLAIM_SCRIPT)
+    this.#complete = defineScript(client, 1, COMPLETE_SCRIPT)
   }
 
   async claim (key: string, record: IdempotencyRecord, lockMs: number): Promise<IdempotencyRecord | null> {

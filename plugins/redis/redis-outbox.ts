@@ -146,15 +146,15 @@ export class RedisOutbox implements Outbox {
     this.keyPrefix = keyPrefix
     this.dueKey = `${keyPrefix}{outbox}:due`
     this.deadKey = `${keyPrefix}{outbox}:dead`
-    this.#settle = defineScript(client, 'paywireOutboxSettle', 2, SETTLE_SCRIPT)
-    this.#release = defineScript(client, 'paywireOutboxRelease', 1, RELEASE_SCRIPT)
-    this.#renew = defineScript(client, 'paywireOutboxRenew', 1, RENEW_SCRIPT)
-    this.#leaseBatch = defineScript(client, 'paywireOutboxLeaseBatch', 2, LEASE_BATCH_SCRIPT)
+    this.#settle = defineScript(client, 2, SETTLE_SCRIPT)
+    this.#release = defineScript(client, 1, RELEASE_SCRIPT)
+    this.#renew = defineScript(client, 1, RENEW_SCRIPT)
+    this.#leaseBatch = defineScript(client, 2, LEASE_BATCH_SCRIPT)
     // Two keys on a Cluster, three on a single Redis (the due index): counted per call.
-    this.#settleBatch = defineScript(client, 'paywireOutboxSettleBatch', 2, SETTLE_BATCH_SCRIPT)
-    this.#settleMany = defineScript(client, 'paywireOutboxSettleMany', 1, SETTLE_MANY_SCRIPT)
+    this.#settleBatch = defineScript(client, 2, SETTLE_BATCH_SCRIPT)
+    this.#settleMany = defineScript(client, 1, SETTLE_MANY_SCRIPT)
     if (!client.isCluster) {
-      const leaseDue = defineScript<Array<number | string | string[]>>(client, 'paywireOutboxLeaseDue', 1, LEASE_DUE_SCRIPT)
+      const leaseDue = defineScript<Array<number | string | string[]>>(client, 1, LEASE_DUE_SCRIPT)
       this.leaseDue = async (now, { scan, limit, include, ttlMs, batch }) => {
         const id = newClaimId()
         const [more, ...leased] = await guarded(leaseDue(this.dueKey, now, scan, limit, id, ttlMs, batch, keyPrefix, ...include))

@@ -109,7 +109,7 @@ export class RedisPaymentSearch {
     const stored = JSON.parse(json) as StoredFacets
     if (stored.attentionAt === undefined || stored.attentionAt !== read.attentionAt || stored.updatedAt !== read.updatedAt) return false
     const deferred = JSON.stringify({ ...stored, attentionAt: until, attentionDeferrals: (stored.attentionDeferrals ?? 0) + 1 })
-    const script = defineScript<number>(this.#client, 'paywireDeferAttention', null, DEFER_SCRIPT)
+    const script = defineScript<number>(this.#client, null, DEFER_SCRIPT)
     return await guarded(script(2, this.facetsKey, this.attentionKey, id, json, deferred, Date.parse(until))) === 1
   }
 

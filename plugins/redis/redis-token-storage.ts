@@ -114,13 +114,13 @@ export class RedisTokenStorage extends TokenStorage {
     hideConnection(this, 'client')
     this.keyPrefix = options.keyPrefix ?? 'paywire:'
     this.#ttl = assertTokenTtls(options.ttl ?? {}, 'ttl')
-    this.#saveTokens = defineScript(client, 'paywireSaveTokens', null, SAVE_SCRIPT)
+    this.#saveTokens = defineScript(client, null, SAVE_SCRIPT)
     this.#readsRecords = options.readsRecords ?? (() => true)
-    this.#claimToken = defineScript(client, 'paywireClaimToken', 2, CLAIM_SCRIPT)
-    this.#readToken = defineScript(client, 'paywireReadToken', 1, READ_SCRIPT)
-    this.#renewClaim = defineScript(client, 'paywireRenewClaim', 1, RENEW_SCRIPT)
-    this.#releaseClaim = defineScript(client, 'paywireReleaseClaim', 1, RELEASE_SCRIPT)
-    this.#invalidateToken = defineScript(client, 'paywireInvalidateToken', 1, INVALIDATE_SCRIPT)
+    this.#claimToken = defineScript(client, 2, CLAIM_SCRIPT)
+    this.#readToken = defineScript(client, 1, READ_SCRIPT)
+    this.#renewClaim = defineScript(client, 1, RENEW_SCRIPT)
+    this.#releaseClaim = defineScript(client, 1, RELEASE_SCRIPT)
+    this.#invalidateToken = defineScript(client, 1, INVALIDATE_SCRIPT)
   }
 
   /** How long a used token is remembered: as long as the done page it leads to (ms, 0: forever). */

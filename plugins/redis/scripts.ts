@@ -12,9 +12,9 @@ export type ScriptCall<R> = (...keysThenArgs: Array<string | number>) => Promise
  *
  * Not ioredis's defineCommand(): the client's every auto-pipeline (one per tick that sends
  * anything) copies each defined command onto itself, two properties per script, on the hot
- * path of every request. `name` only names the script in errors and tools.
+ * path of every request.
  */
-export function defineScript<R> (client: RedisClient, name: string, numberOfKeys: number | null, lua: string): ScriptCall<R> {
+export function defineScript<R> (client: RedisClient, numberOfKeys: number | null, lua: string): ScriptCall<R> {
   const call = evalScript<R>(client, lua)
   if (numberOfKeys === null) return call
   return (...keysThenArgs) => call(numberOfKeys, ...keysThenArgs)

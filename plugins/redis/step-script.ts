@@ -147,7 +147,7 @@ export function stepArguments (keys: StepKeys, step: Step): { keys: string[], ar
 
 /** Sends a step: one EVALSHA, issued before this returns (so it leaves behind whatever was issued before it). */
 export async function sendStep (client: RedisClient, keys: StepKeys, step: Step): Promise<StepAnswer> {
-  const script = defineScript<StepAnswer>(client, 'paywireStep', null, STEP_SCRIPT)
+  const script = defineScript<StepAnswer>(client, null, STEP_SCRIPT)
   const call = stepArguments(keys, step)
   return await guarded(script(call.keys.length, ...call.keys, ...call.args))
 }
