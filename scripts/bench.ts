@@ -115,7 +115,7 @@ async function measure (targets: Target[], redis: Redis | null): Promise<Results
     // A, B, A, B...: both see the same machine state over time.
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
-        const none = { commands: 0, reads: 0, cpuSeconds: 0 }
+        const none = { commands: 0, reads: 0, cpuSeconds: 0, bytesIn: 0, bytesOut: 0 }
         const before = redis === null ? none : await redisCounters(redis)
         const server = await serverCounts(target.origin)
         rounds.get(target.name)?.push(await runRound(target, concurrency, ROUND_MS))

@@ -99,6 +99,9 @@ async function measureApp (app: string, concurrency: number, redisUrl: string, r
       figures.commandsPerFlow = (redisAfter.commands - redisBefore.commands) / flows
       figures.roundTripsPerFlow = (redisAfter.reads - redisBefore.reads) / flows
       figures.redisCpuMsPerFlow = (redisAfter.cpuSeconds - redisBefore.cpuSeconds) * 1000 / flows
+      // The benchmark's own INFO calls count here too, a few hundred bytes per read of the counters, over hundreds of flows.
+      figures.bytesToRedisPerFlow = (redisAfter.bytesIn - redisBefore.bytesIn) / flows
+      figures.bytesFromRedisPerFlow = (redisAfter.bytesOut - redisBefore.bytesOut) / flows
     }
     return { app, concurrency, figures }
   } finally {
@@ -121,7 +124,7 @@ try {
       rows.push(row)
     }
   }
-  const columns = ['flows', 'failed', 'commandsPerFlow', 'roundTripsPerFlow', 'statementsPerFlow', 'transactionsPerFlow', 'eventsPerFlow', 'serverCpuMsPerFlow', 'redisCpuMsPerFlow', 'instructionsPerFlow']
+  const columns = ['flows', 'failed', 'commandsPerFlow', 'roundTripsPerFlow', 'statementsPerFlow', 'transactionsPerFlow', 'bytesToRedisPerFlow', 'bytesFromRedisPerFlow', 'eventsPerFlow', 'serverCpuMsPerFlow', 'redisCpuMsPerFlow', 'instructionsPerFlow']
   console.log(`| server | concurrency | ${columns.join(' | ')} |\n|---|---:|${columns.map(() => '---:|').join('')}`)
   for (const row of rows) {
     const cell = (name: string) => {

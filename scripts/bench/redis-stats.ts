@@ -7,6 +7,10 @@ export interface RedisCounters {
   reads: number
   /** CPU seconds Redis spent (INFO cpu, user + system, main thread and children). */
   cpuSeconds: number
+  /** Bytes Redis read from its clients (INFO stats total_net_input_bytes): what the commands and their arguments weigh. */
+  bytesIn: number
+  /** Bytes Redis wrote to its clients (total_net_output_bytes): the replies. */
+  bytesOut: number
 }
 
 export async function redisCounters (redis: Redis): Promise<RedisCounters> {
@@ -20,5 +24,7 @@ export async function redisCounters (redis: Redis): Promise<RedisCounters> {
     // The benchmark's own INFO calls are not the applications' work.
     if (match[1] !== 'info') commands += Number(match[2])
   }
-  return { commands, reads, cpuSeconds }
+  const bytesIn = Number(/total_net_input_bytes:(\d+)/.exec(stats)?.[1] ?? NaN)
+  const bytesOut = Number(/total_net_output_bytes:(\d+)/.exec(stats)?.[1] ?? NaN)
+  return { commands, reads, cpuSeconds, bytesIn, bytesOut }
 }
