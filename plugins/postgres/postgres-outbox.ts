@@ -15,6 +15,19 @@ interface Row {
   last_error: string | null
 }
 
+/** A batch waiting for the tick's settle statement. */
+interface PendingSettle {
+  lease: OutboxLease
+  settled: readonly SettledEntry[]
+  answered: (held: boolean) => void
+  failed: (error: unknown) => void
+}
+
+interface Column {
+  batch: number[]
+  id: string[]
+}
+
 function entryOf (row: Row): OutboxEntry {
   return {
     id: row.id,
@@ -39,9 +52,10 @@ export class PostgresOutbox implements Outbox {
   readonly #due: (values: unknown[]) => Prepared
   readonly #nextDueAt: (values: unknown[]) => Prepared
   readonly #leaseBatch: (values: unknown[]) => Prepared
-  readonly #settleBatch: (values: unknown[]) => Prepared
+  readonly #settleManyStatement: (values: unknown[]) => Prepared
   readonly #refreshDue: (values: unknown[]) => Prepared
   readonly #leaseDue: (values: unknown[]) => Prepared
+  #settling: PendingSettle[] = []
 
   constructor (pool: Pool, schema: string) {
     this.pool = pool
@@ -53,10 +67,9 @@ export class PostgresOutbox implements Outbox {
     this.#due = prepared(`SELECT partition FROM ${s}.outbox_due WHERE due_ms <= $1 ORDER BY due_ms LIMIT $2`)
     this.#nextDueAt = prepared(`SELECT min(due_ms) AS next FROM ${s}.outbox_due`)
     this.#leaseBatch = prepared(LEASE_BATCH(s))
-    this.#settleBatch = prepared(SETTLE_BATCH(s))
+    this.#settleManyStatement = prepared(SETTLE_MANY(s))
     this.#leaseDue = prepared(LEASE_DUE(s))
-    this.#refreshDue = prepared(`WITH ${dueAfter(s, '$1', 'true', 'ARRAY[]::text[]', 'NULL::text', 'NULL::bigint')}
-      SELECT 1`)
+    this.#refreshDue = prepared(REFRESH_DUE(s))
   }
 
   async append (records: readonly OutboxRecord[]): Promise<void> {
@@ -155,21 +168,55 @@ export class PostgresOutbox implements Outbox {
   }
 
   /**
-   * One statement: the lease released if still held, and only then the delivered events
-   * deleted, the dead ones marked, the retried one rescheduled. The dead ones over
-   * DEAD_EVENTS_KEPT are trimmed by a second statement, only when some died. Events dead in
-   * one batch share their time: the later event (higher seq) reads as the newer, as one at a
-   * time would have it. The partition's due row follows in the same statement (dueAfter()).
+   * One statement for every batch settled in the same tick (a dispatcher's pass starts its
+   * payments together, and their handlers mostly end together too): each lease released if
+   * still held, and only for those the delivered events deleted, the dead ones marked, the
+   * retried one rescheduled. The dead ones over DEAD_EVENTS_KEPT are trimmed by a second
+   * statement, only when some died. Events dead in one batch share their time: the later event
+   * (higher seq) reads as the newer, as one at a time would have it. The partitions' due rows
+   * follow in the same statement (SETTLE_MANY).
    */
   async settleBatch (lease: OutboxLease, settled: readonly SettledEntry[]): Promise<boolean> {
-    const ids = (outcome: Settlement['outcome']) => settled.filter(({ settlement }) => settlement.outcome === outcome).map(({ entry }) => entry.id)
-    const dead = settled.filter(({ settlement }) => settlement.outcome === 'dead') as Array<{ entry: OutboxEntry, settlement: { error: string } }>
-    const retry = settled.find(({ settlement }) => settlement.outcome === 'retry') as { entry: OutboxEntry, settlement: { dueAt: number, error: string } } | undefined
-    const { rows } = await guarded(this.pool.query<{ held: number }>(this.#settleBatch([lease.partition, lease.id, ids('delivered'), dead.map(({ entry }) => entry.id),
-      dead.map(({ settlement }) => settlement.error), retry?.entry.id ?? null, retry?.settlement.dueAt ?? null, retry?.settlement.error ?? null])))
-    if (rows[0]?.held !== 1) return false
-    if (dead.length > 0) await this.#trimDead()
-    return true
+    return await new Promise<boolean>((resolve, reject) => {
+      if (this.#settling.push({ lease, settled, answered: resolve, failed: reject }) > 1) return
+      setImmediate(() => {
+        const settling = this.#settling
+        this.#settling = []
+        this.#settleMany(settling).then(
+          (held) => { settling.forEach(({ answered }, at) => { answered(held.has(at + 1)) }) },
+          (error: unknown) => { for (const { failed } of settling) failed(error) })
+      })
+    })
+  }
+
+  async #settleMany (settling: readonly PendingSettle[]): Promise<Set<number>> {
+    // Per settled event, the position (from 1) of its batch: a batch counts only if its lease was still held.
+    const delivered: Column = { batch: [], id: [] }
+    const dead: Column & { error: string[] } = { batch: [], id: [], error: [] }
+    const retried: Column & { dueAt: number[], error: string[] } = { batch: [], id: [], dueAt: [], error: [] }
+    settling.forEach(({ settled }, at) => {
+      for (const { entry, settlement } of settled) {
+        if (settlement.outcome === 'delivered') {
+          delivered.batch.push(at + 1)
+          delivered.id.push(entry.id)
+        } else if (settlement.outcome === 'dead') {
+          dead.batch.push(at + 1)
+          dead.id.push(entry.id)
+          dead.error.push(settlement.error)
+        } else {
+          retried.batch.push(at + 1)
+          retried.id.push(entry.id)
+          retried.dueAt.push(settlement.dueAt)
+          retried.error.push(settlement.error)
+        }
+      }
+    })
+    const { rows } = await guarded(this.pool.query<{ held: number[] }>(this.#settleManyStatement([
+      settling.map(({ lease }) => lease.partition), settling.map(({ lease }) => lease.id),
+      delivered.batch, delivered.id, dead.batch, dead.id, dead.error, retried.batch, retried.id, retried.dueAt, retried.error])))
+    const held = new Set(rows[0]?.held ?? [])
+    if (dead.batch.some((batch) => held.has(batch))) await this.#trimDead()
+    return held
   }
 
   async release (lease: OutboxLease): Promise<void> {
@@ -229,39 +276,65 @@ function LEASE_DUE (s: string): string {
       ORDER BY x.leased, x.seq`
 }
 
-function SETTLE_BATCH (s: string): string {
+/*
+ * $1, $2: each batch's partition and lease id (a batch is its position in them, from 1); then
+ * per event its batch and id: $3, $4 delivered; $5, $6, $7 dead, with the error; $8–$11
+ * retried, with the due time and the error (at most one per batch, its last). Only the
+ * batches whose lease is still held change anything; their due rows are written in the
+ * partitions' order, as LEASE_DUE takes leases, so two dispatchers never wait on each other.
+ */
+function SETTLE_MANY (s: string): string {
   return `WITH held AS (
-      DELETE FROM ${s}.outbox_leases WHERE partition = $1 AND id = $2 AND expires_at > clock_timestamp() RETURNING partition
+      DELETE FROM ${s}.outbox_leases l USING unnest($1::text[], $2::text[]) WITH ORDINALITY AS b(partition, id, batch)
+        WHERE l.partition = b.partition AND l.id = b.id AND l.expires_at > clock_timestamp() RETURNING b.batch::int AS batch, l.partition
     ), delivered AS (
-      DELETE FROM ${s}.outbox WHERE partition = $1 AND dead_at IS NULL AND id = ANY($3::text[]) AND EXISTS (SELECT 1 FROM held) RETURNING 1
+      DELETE FROM ${s}.outbox o USING held h, unnest($3::int[], $4::text[]) AS d(batch, id)
+        WHERE d.batch = h.batch AND o.partition = h.partition AND o.dead_at IS NULL AND o.id = d.id RETURNING 1
     ), died AS (
       UPDATE ${s}.outbox o SET attempts = o.attempts + 1, last_error = d.error, dead_at = statement_timestamp()
-        FROM unnest($4::text[], $5::text[]) AS d(id, error)
-        WHERE o.partition = $1 AND o.dead_at IS NULL AND o.id = d.id AND EXISTS (SELECT 1 FROM held) RETURNING 1
+        FROM held h, unnest($5::int[], $6::text[], $7::text[]) AS d(batch, id, error)
+        WHERE d.batch = h.batch AND o.partition = h.partition AND o.dead_at IS NULL AND o.id = d.id RETURNING 1
+    ), retry AS (
+      SELECT h.partition, r.id, r.due_ms, r.error FROM held h JOIN unnest($8::int[], $9::text[], $10::bigint[], $11::text[]) AS r(batch, id, due_ms, error) ON r.batch = h.batch
     ), retried AS (
-      UPDATE ${s}.outbox SET attempts = attempts + 1, due_ms = $7, last_error = $8
-        WHERE partition = $1 AND dead_at IS NULL AND id = $6 AND EXISTS (SELECT 1 FROM held) RETURNING 1
-    ), ${dueAfter(s, '$1', 'EXISTS (SELECT 1 FROM held)', '$3::text[] || $4::text[]', '$6::text', '$7::bigint')}
-    SELECT (SELECT count(*) FROM held)::int AS held`
+      UPDATE ${s}.outbox o SET attempts = o.attempts + 1, due_ms = r.due_ms, last_error = r.error
+        FROM retry r WHERE o.partition = r.partition AND o.dead_at IS NULL AND o.id = r.id RETURNING 1
+    ), gone AS (
+      SELECT h.partition, g.id FROM held h JOIN unnest($3::int[] || $5::int[], $4::text[] || $6::text[]) AS g(batch, id) ON g.batch = h.batch
+    ), head AS (
+      -- The first waiting event this statement's snapshot sees that the settle did not remove, due when it is (a retried head: its new time).
+      SELECT h.partition, CASE WHEN o.id = r.id THEN r.due_ms ELSE o.due_ms END AS due_ms FROM held h
+        CROSS JOIN LATERAL (SELECT o.id, o.due_ms FROM ${s}.outbox o WHERE o.partition = h.partition AND o.dead_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM gone g WHERE g.partition = o.partition AND g.id = o.id) ORDER BY o.seq LIMIT 1) o
+        LEFT JOIN retry r ON r.partition = h.partition
+    ), seen AS (
+      SELECT d.partition, d.gen FROM ${s}.outbox_due d JOIN held h ON h.partition = d.partition
+    ), moved AS (
+      INSERT INTO ${s}.outbox_due AS d (partition, due_ms, gen) SELECT partition, due_ms, nextval('${s}.outbox_due_gen') FROM head ORDER BY partition
+        ON CONFLICT (partition) DO UPDATE SET due_ms = EXCLUDED.due_ms WHERE d.due_ms <> EXCLUDED.due_ms RETURNING 1
+    ), emptied AS (
+      -- No head, and the row goes, but only at the gen this snapshot read: an append meanwhile moved it (see due-migration.ts).
+      DELETE FROM ${s}.outbox_due d USING seen WHERE d.partition = seen.partition AND d.gen = seen.gen
+        AND NOT EXISTS (SELECT 1 FROM head WHERE head.partition = seen.partition) RETURNING 1
+    )
+    SELECT coalesce(array_agg(batch), ARRAY[]::int[]) AS held FROM held`
 }
 
 /**
- * CTEs that set a partition's due row (migration 6) after a settle: the head is the first
- * waiting event this statement's snapshot sees that the settle did not remove (`gone`), due
- * when it is (a retried head: `retriedDue`); no head, and the row goes, but only at the
- * `gen` this snapshot read: an append meanwhile moved it (see due-migration.ts).
+ * One event at a time (settle()): the partition's due row set in a statement of its own once
+ * the settle committed. The head is the first waiting event; no head, and the row goes, but
+ * only at the `gen` this snapshot read: an append meanwhile moved it (see due-migration.ts).
  */
-function dueAfter (s: string, partition: string, allowed: string, gone: string, retried: string, retriedDue: string): string {
-  return `head AS (
-      SELECT CASE WHEN o.id = ${retried} THEN ${retriedDue} ELSE o.due_ms END AS due_ms FROM ${s}.outbox o
-        WHERE o.partition = ${partition} AND o.dead_at IS NULL AND o.id <> ALL(${gone}) ORDER BY o.seq LIMIT 1
+function REFRESH_DUE (s: string): string {
+  return `WITH head AS (
+      SELECT o.due_ms FROM ${s}.outbox o WHERE o.partition = $1 AND o.dead_at IS NULL ORDER BY o.seq LIMIT 1
     ), seen AS (
-      SELECT gen FROM ${s}.outbox_due WHERE partition = ${partition}
+      SELECT gen FROM ${s}.outbox_due WHERE partition = $1
     ), moved AS (
-      INSERT INTO ${s}.outbox_due AS d (partition, due_ms, gen) SELECT ${partition}, h.due_ms, nextval('${s}.outbox_due_gen') FROM head h WHERE ${allowed}
+      INSERT INTO ${s}.outbox_due AS d (partition, due_ms, gen) SELECT $1, h.due_ms, nextval('${s}.outbox_due_gen') FROM head h
         ON CONFLICT (partition) DO UPDATE SET due_ms = EXCLUDED.due_ms WHERE d.due_ms <> EXCLUDED.due_ms RETURNING 1
     ), emptied AS (
-      DELETE FROM ${s}.outbox_due d USING seen WHERE d.partition = ${partition} AND d.gen = seen.gen
-        AND NOT EXISTS (SELECT 1 FROM head) AND ${allowed} RETURNING 1
-    )`
+      DELETE FROM ${s}.outbox_due d USING seen WHERE d.partition = $1 AND d.gen = seen.gen AND NOT EXISTS (SELECT 1 FROM head) RETURNING 1
+    )
+    SELECT 1`
 }
