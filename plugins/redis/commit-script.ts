@@ -140,8 +140,6 @@ export interface CommitScriptSet {
   tombstoneTtlMs: number
   claim?: { key: string, id: string }
   releaseClaim: boolean
-  /** Check the claim and the versions, write nothing. */
-  checkOnly?: boolean
   /** New tokens to store with the writes (a prepared payment's). */
   saveTokens?: readonly TokenToSave[]
   /** Events to append to their payments' outbox lists. */
@@ -151,13 +149,16 @@ export interface CommitScriptSet {
   dueKey?: string
 }
 
-/** The script's KEYS and ARGV for a commit; every write's storage is a RedisStorage. */
-export function commitArguments (set: CommitScriptSet, tokenKeyOf: (hash: string) => string): { keys: string[], args: Array<string | number> } {
+/**
+ * The script's KEYS and ARGV for a commit; every write's storage is a RedisStorage. `checkOnly`:
+ * check the claim and the versions, write nothing.
+ */
+export function commitArguments (set: CommitScriptSet, tokenKeyOf: (hash: string) => string, checkOnly = false): { keys: string[], args: Array<string | number> } {
   const keys: string[] = []
   const events = set.events ?? []
   const now = Date.now()
   const args: Array<string | number> = [set.writes.length, set.invalidateTokens.length, set.claim === undefined ? 0 : 1,
-    set.releaseClaim ? 1 : 0, set.tombstoneTtlMs, set.claim?.id ?? '', set.checkOnly === true ? 1 : 0,
+    set.releaseClaim ? 1 : 0, set.tombstoneTtlMs, set.claim?.id ?? '', checkOnly ? 1 : 0,
     events.length, set.dueKey === undefined ? 0 : 1, now, set.saveTokens?.length ?? 0]
   if (set.claim !== undefined) keys.push(set.claim.key)
   for (const write of set.writes) {

@@ -55,7 +55,7 @@ interface Group {
 
 /** The commit's parts by hash slot (by hash tag: keys sharing one share a slot); one group on a single Redis. */
 function groups (client: RedisClient, commit: RedisCommit): Group[] {
-  const whole: Group = { set: commit, positions: commit.writes.map((_, index) => index) }
+  const whole: Group = { set: commit, positions: upTo(commit.writes.length) }
   if (!client.isCluster) return [whole]
   const byTag = new Map<string, { writes: StagedWrite[], tokens: string[], saves: TokenToSave[], positions: number[], claim: boolean, events: OutboxRecord[] }>()
   const of = (key: string) => {
@@ -90,6 +90,20 @@ function groups (client: RedisClient, commit: RedisCommit): Group[] {
   }))
 }
 
+/*
+ * The arrays that pass between this file's functions are built by push(), not map(): V8's
+ * optimized map() makes a holey array where the interpreter's makes a packed one, so a caller
+ * changing tier handed its callees arrays of another map, and their optimized code was thrown
+ * away ("wrong map") and compiled again, over and over while the server was under load.
+ */
+
+/** 0, 1, … n - 1. */
+function upTo (n: number): number[] {
+  const positions: number[] = []
+  for (let i = 0; i < n; i++) positions.push(i)
+  return positions
+}
+
 /** A part's script and what it answered: the old indexed values, and each step's answer when the steps went with it. */
 interface Ran { olds: string[], steps: Array<StepAnswer | undefined> }
 
@@ -98,12 +112,17 @@ interface Ran { olds: string[], steps: Array<StepAnswer | undefined> }
  * (undefined: none) once the commit's checks passed and its writes are done (commit-with-steps.ts).
  */
 async function run (client: RedisClient, commit: RedisCommit, group: Group, checkOnly: boolean, steps?: Array<Step | undefined>): Promise<Ran> {
-  const call = commitArguments({ ...group.set, checkOnly }, commit.tokenKeyOf)
-  const sent = steps?.flatMap((step, position) => step === undefined ? [] : [{ position, step }]) ?? []
+  const call = commitArguments(group.set, commit.tokenKeyOf, checkOnly)
+  const sent: Array<{ position: number, step: Step }> = []
+  const sentArguments: Array<ReturnType<typeof stepArguments>> = []
+  steps?.forEach((step, position) => {
+    if (step === undefined) return
+    sent.push({ position, step })
+    sentArguments.push(stepArguments((commit.writes[position]?.storage as unknown as RedisStorage<object>).search.stepKeys, step))
+  })
   const script = defineScript<CommitAnswer>(client, null,
     steps === undefined ? COMMIT_SCRIPT : COMMIT_WITH_STEPS_SCRIPT)
-  const stepKeys = (position: number) => (commit.writes[position]?.storage as unknown as RedisStorage<object>).search.stepKeys
-  const { keys, args } = steps === undefined ? call : commitWithStepsArguments(call, sent.map(({ position, step }) => stepArguments(stepKeys(position), step)))
+  const { keys, args } = steps === undefined ? call : commitWithStepsArguments(call, sentArguments)
   const answer = await guarded(script(keys.length, ...keys, ...args), commandTimeoutOf(client))
   if (answer[0] === 'claim_lost') throw new errorCodes.PAYWIRE_ERR_CLAIM_LOST(commit.claim?.key ?? '')
   if (answer[0] === 'token_used') throw new errorCodes.PAYWIRE_ERR_TOKEN_USED_BEFORE_COMMIT()
@@ -139,14 +158,20 @@ interface Plan {
 
 /** The indexed values of a record, in the storage's index order ('' where none). */
 function indexedValues (storage: RedisStorage<object>, record: Record<string, unknown> | null | undefined): string[] {
-  return storage.indexes.map((field) => {
+  const values: string[] = []
+  for (const field of storage.indexes) {
     const value = record == null ? undefined : valueAt(record, field)
-    return typeof value === 'string' ? value : ''
-  })
+    values.push(typeof value === 'string' ? value : '')
+  }
+  return values
 }
 
 function indexKeys (storage: RedisStorage<object>, values: string[], positions: number[]): string[] {
-  return positions.flatMap((i) => values[i] === '' ? [] : [storage.indexKey(storage.indexes[i] as string, values[i] as string)])
+  const keys: string[] = []
+  for (const i of positions) {
+    if (values[i] !== '') keys.push(storage.indexKey(storage.indexes[i] as string, values[i] as string))
+  }
+  return keys
 }
 
 function without (keys: readonly string[], done: readonly string[]): string[] {
@@ -159,9 +184,13 @@ function plan (write: StagedWrite): Plan {
   const now = indexedValues(storage, write.record)
   // If the commit lands, it replaced the record this model was read as (the version it expects); a new record replaces none.
   const was = write.expectedVersion === 0 ? indexedValues(storage, null) : write.expectedVersion > 0 && write.previous != null ? indexedValues(storage, write.previous) : undefined
-  const positions = storage.indexes.map((_, i) => i)
-  const changed = positions.filter((i) => was === undefined || was[i] !== now[i])
-  const kept = positions.filter((i) => !changed.includes(i))
+  const positions = upTo(storage.indexes.length)
+  const changed: number[] = []
+  const kept: number[] = []
+  for (const i of positions) {
+    if (was === undefined || was[i] !== now[i]) changed.push(i)
+    else kept.push(i)
+  }
   const facets = write.record === null || write.facets === undefined ? undefined : storage.search.stepFacets(write.facets, version, true)
   return {
     write,
@@ -192,7 +221,10 @@ async function early (client: RedisClient, { write, storage, adds, version, face
 
 /** What step 2 still has to do once step 1 answered the values the record had (`olds`), after `sent` answered. */
 function rest (client: RedisClient, { write, now, adds, heals, removes, version, facets, storage }: Plan, olds: string[], sent: StepAnswer | undefined): Step | undefined {
-  const positions = olds.map((_, i) => i).filter((i) => olds[i] !== now[i])
+  const positions: number[] = []
+  for (let i = 0; i < olds.length; i++) {
+    if (olds[i] !== now[i]) positions.push(i)
+  }
   const needed = { adds: indexKeys(storage, now, positions), removes: indexKeys(storage, olds, positions) }
   if (write.record === null) return { id: write.id, version, adds: [], heals: [], removes: needed.removes, list: 'delete', facets: null }
   if (sent === 2) return undefined
@@ -221,7 +253,8 @@ function rest (client: RedisClient, { write, now, adds, heals, removes, version,
 /** Applies a commit whose writes are all RedisStorage writes on `client` (see the steps above). */
 export async function commitOnRedis (client: RedisClient, commit: RedisCommit): Promise<void> {
   const parts = groups(client, commit)
-  const plans = commit.writes.map(plan)
+  const plans: Plan[] = []
+  for (const write of commit.writes) plans.push(plan(write))
   const partitions = [...new Set((commit.events ?? []).map((event) => event.partition))]
   const markDue = partitions.length === 0 ? undefined : commit.markDue
   const marked = markDue?.(partitions).then(() => true, () => false)
@@ -237,7 +270,9 @@ export async function commitOnRedis (client: RedisClient, commit: RedisCommit): 
   }
   if (!client.isCluster) {
     // One part, one script: the commit, then each write's step.
-    const ran = await run(client, commit, parts[0] as Group, false, plans.map(withCommit))
+    const steps: Array<Step | undefined> = []
+    for (const step of plans) steps.push(withCommit(step))
+    const ran = await run(client, commit, parts[0] as Group, false, steps)
     keep(parts[0] as Group, ran.olds)
     answers = ran.steps
   } else {
@@ -250,7 +285,8 @@ export async function commitOnRedis (client: RedisClient, commit: RedisCommit): 
   // A due mark that failed is sent again; if that fails too, the outbox's sweep finds the events.
   if (marked !== undefined && !await marked) await markDue?.(partitions).catch(() => {})
   // Mostly nothing is left (the steps ran in the commit's script): no promise then.
-  const left = plans.map((step, position) => rest(client, step, olds[position] as string[], answers[position]))
+  const left: Array<Step | undefined> = []
+  plans.forEach((step, position) => { left.push(rest(client, step, olds[position] as string[], answers[position])) })
   if (left.every((step) => step === undefined)) return
   await Promise.all(left.map(async (step, position) => {
     if (step !== undefined) await sendStep(client, (plans[position] as Plan).storage.search.stepKeys, step)

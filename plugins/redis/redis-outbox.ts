@@ -157,13 +157,18 @@ export class RedisOutbox implements Outbox {
       const leaseDue = defineScript<Array<number | string | string[]>>(client, 1, LEASE_DUE_SCRIPT)
       this.leaseDue = async (now, { scan, limit, include, ttlMs, batch }) => {
         const id = newClaimId()
-        const [more, ...leased] = await guarded(leaseDue(this.dueKey, now, scan, limit, id, ttlMs, batch, keyPrefix, ...include))
+        const answer = await guarded(leaseDue(this.dueKey, now, scan, limit, id, ttlMs, batch, keyPrefix, ...include))
         const batches: OutboxBatch[] = []
-        for (let at = 0; at < leased.length; at += 2) {
-          const partition = leased[at] as string
-          batches.push({ lease: { partition, id }, entries: (leased[at + 1] as string[]).map((entry) => ({ ...JSON.parse(entry), partition })) })
+        // Read in place, not through a rest element, and pushed, not map()ped: both made arrays whose
+        // map depended on this code's tier, and the dispatcher's optimized code was thrown away on
+        // the other one (see redis-commit.ts).
+        for (let at = 1; at < answer.length; at += 2) {
+          const partition = answer[at] as string
+          const entries: OutboxEntry[] = []
+          for (const entry of answer[at + 1] as string[]) entries.push({ ...JSON.parse(entry), partition })
+          batches.push({ lease: { partition, id }, entries })
         }
-        return { batches, more: more === 1 }
+        return { batches, more: answer[0] === 1 }
       }
     }
   }

@@ -4,6 +4,7 @@ import {
   type CommitSet, type ModelClass, type StagedWrite, type Storage, type StorageOptions, type Token, type TokenStorage, type TokenTtls, hideConnection
 } from '../core/engine/index.ts'
 import { dropSettledCommands, type RedisClient } from './keys.ts'
+import type { TokenToSave } from './commit-script.ts'
 import { commitOnRedis } from './redis-commit.ts'
 import { RedisOutbox } from './redis-outbox.ts'
 import { RedisIdempotencyStore } from './redis-idempotency-store.ts'
@@ -77,10 +78,13 @@ export class RedisStorageBackend extends StorageBackend {
    */
   override async saveWithTokens (write: StagedWrite, tokens: readonly Token[], tokenStorage: TokenStorage): Promise<void> {
     if (!this.#own([write], tokenStorage)) return await super.saveWithTokens(write, tokens, tokenStorage)
+    // Pushed, not map()ped: the commit's optimized code then sees one array map whatever this code's tier (see redis-commit.ts).
+    const saveTokens: TokenToSave[] = []
+    for (const token of tokens) saveTokens.push(tokenStorage.toSave(token))
     await commitOnRedis(this.client, {
       writes: [write],
       invalidateTokens: [],
-      saveTokens: tokens.map((token) => tokenStorage.toSave(token)),
+      saveTokens,
       tombstoneTtlMs: 0,
       releaseClaim: false,
       tokenKeyOf: (hash) => tokenStorage.tokenKey(hash)

@@ -118,12 +118,17 @@ export class UnitOfWork {
     const { backend, tokenStorage } = this.#parts
     const facets = new Map<StagedWrite, PaymentFacets>()
     const described = this.#parts.events
-    const events = described?.describe(staged.map(([, write]) => write), facets) ?? []
+    // Pushed, not map()ped: an optimized map() makes a holey array and the interpreter a packed
+    // one, and the storage's optimized code, seeing the other map, was thrown away and compiled again.
+    const stagedWrites: StagedWrite[] = []
+    for (const [, write] of staged) stagedWrites.push(write)
+    const events = described?.describe(stagedWrites, facets) ?? []
     // Without a describer (a unit made by hand), the storage's own facetsOf reads the payment instead.
-    const writes = staged.map(([, write]) => {
+    const writes: StagedWrite[] = []
+    for (const write of stagedWrites) {
       const found = described === undefined ? write.storage.facetsOf?.(write) : facets.get(write)
-      return found === undefined ? write : { ...write, facets: found }
-    })
+      writes.push(found === undefined ? write : { ...write, facets: found })
+    }
     const set = {
       writes,
       unstaged,

@@ -57,10 +57,10 @@ function disputeChanges (before: PaymentState, after: PaymentState): { opened: P
  */
 export function eventsOf (before: PaymentState, after: PaymentState): Array<{ type: PaymentEventType, dispute?: PaymentDispute }> {
   const { opened, closed } = disputeChanges(before, after)
-  const events: Array<{ type: PaymentEventType, dispute?: PaymentDispute }> = [
-    ...opened.map((dispute) => ({ type: 'payment.disputed' as const, dispute })),
-    ...closed.map((dispute) => ({ type: 'payment.dispute_resolved' as const, dispute }))
-  ]
+  // Pushed, not spread from map()s: the array's map then does not depend on the caller's tier (see redis-commit.ts).
+  const events: Array<{ type: PaymentEventType, dispute?: PaymentDispute }> = []
+  for (const dispute of opened) events.push({ type: 'payment.disputed', dispute })
+  for (const dispute of closed) events.push({ type: 'payment.dispute_resolved', dispute })
   const was = before.amounts ?? NONE
   const now = after.amounts ?? NONE
   if (now.reversed > was.reversed) events.push({ type: 'payment.reversed' })
