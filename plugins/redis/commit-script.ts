@@ -1,4 +1,5 @@
 import type { OutboxRecord, StagedWrite } from '../core/engine/index.ts'
+import { outboxEntry } from './outbox-entry.ts'
 import type { RedisStorage } from './redis-storage.ts'
 
 /*
@@ -26,7 +27,7 @@ import type { RedisStorage } from './redis-storage.ts'
  *   ARGV: writes, tokens, has claim (1/0), release claim (1/0), used-token lifetime (ms),
  *         claim id, check only (1/0), events, due index in KEYS (1/0), now (ms), tokens to
  *         save; then per write: json ('' deletes), expected version (-1: any), number of
- *         indexed fields, the fields; then per event: its partition, its outbox entry; then per
+ *         indexed fields, the fields; then per event: its partition, its outbox entry (outbox-entry.ts); then per
  *         token to save: its JSON, its lifetime (ms, 0: no expiry)
  *   Answers {'ok', <per write and field, the old value or ''>...}, {'conflict', n} (the n-th
  *   write's version moved on), {'claim_lost'} or {'token_used'}. With "check only", nothing is written.
@@ -177,9 +178,4 @@ export function commitArguments (set: CommitScriptSet, tokenKeyOf: (hash: string
   }
   if (set.dueKey !== undefined && events.length > 0) keys.push(set.dueKey)
   return { keys, args }
-}
-
-/** An event as its outbox list keeps it: the record with its delivery state. */
-export function outboxEntry (event: OutboxRecord, dueAt: number): string {
-  return JSON.stringify({ id: event.id, type: event.type, json: event.json, attempts: 0, dueAt })
 }

@@ -4,6 +4,7 @@ import {
 } from '../core/engine/index.ts'
 import type { Cluster } from 'ioredis'
 import { guarded, hashTag, type RedisClient } from './keys.ts'
+import { ENTRY_HEADER_LUA, readEntry, retriedEntry } from './outbox-entry.ts'
 import { commitOnRedis } from './redis-commit.ts'
 import { defineScript, type ScriptCall } from './scripts.ts'
 
@@ -11,7 +12,8 @@ import { defineScript, type ScriptCall } from './scripts.ts'
  * The outbox on Redis. Each payment's events are a list under the payment's own hash tag
  * ("<prefix>{tag}:outbox"), appended by the commit script itself, so an event is stored
  * exactly when its change is, on a single Redis and on a Cluster alike; the lease that lets
- * one instance deliver them has the same tag.
+ * one instance deliver them has the same tag. An entry is a header line and the event's JSON
+ * as staged (outbox-entry.ts).
  *
  * Which lists have something due is a sorted set ("<prefix>{outbox}:due": partition → when
  * its head is due). On a single Redis the commit script writes it too. On a Cluster it
@@ -25,10 +27,10 @@ import { defineScript, type ScriptCall } from './scripts.ts'
  */
 
 /** Answers the new head's due time, -1 when the list is empty, -2 when the lease or the head moved on. */
-const SETTLE_SCRIPT = `
+const SETTLE_SCRIPT = `${ENTRY_HEADER_LUA}
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -2 end
 local head = redis.call('LINDEX', KEYS[2], 0)
-if not head or cjson.decode(head).id ~= ARGV[2] then return -2 end
+if not head or header(head).id ~= ARGV[2] then return -2 end
 if ARGV[3] == 'retry' then
   redis.call('LSET', KEYS[2], 0, ARGV[4])
   return tonumber(ARGV[5])
@@ -36,7 +38,7 @@ end
 redis.call('LPOP', KEYS[2])
 local next = redis.call('LINDEX', KEYS[2], 0)
 if not next then return -1 end
-return cjson.decode(next).dueAt`
+return header(next).dueAt`
 
 /* Takes the lease and reads the first events.   KEYS: lease, list   ARGV: lease id, ms, how many. Answers nil when held. */
 const LEASE_BATCH_SCRIPT = `
@@ -48,12 +50,12 @@ return redis.call('LRANGE', KEYS[2], 0, tonumber(ARGV[3]) - 1)`
  * (delivered or dead), the batch's first event id ('' when none was settled), the retried head
  * ('' when none) and its due time. Answers like SETTLE_SCRIPT.
  */
-const SETTLE_FUNCTION = `
+const SETTLE_FUNCTION = `${ENTRY_HEADER_LUA}
 local function settle (lease, list, id, removed, first, retried, due)
   if redis.call('GET', lease) ~= id then return -2 end
   if first ~= '' then
     local head = redis.call('LINDEX', list, 0)
-    if not head or cjson.decode(head).id ~= first then return -2 end
+    if not head or header(head).id ~= first then return -2 end
   end
   if tonumber(removed) > 0 then redis.call('LTRIM', list, tonumber(removed), -1) end
   local next = -1
@@ -62,7 +64,7 @@ local function settle (lease, list, id, removed, first, retried, due)
     next = tonumber(due)
   else
     local head = redis.call('LINDEX', list, 0)
-    if head then next = cjson.decode(head).dueAt end
+    if head then next = header(head).dueAt end
   end
   redis.call('DEL', lease)
   return next
@@ -165,7 +167,7 @@ export class RedisOutbox implements Outbox {
         for (let at = 1; at < answer.length; at += 2) {
           const partition = answer[at] as string
           const entries: OutboxEntry[] = []
-          for (const entry of answer[at + 1] as string[]) entries.push({ ...JSON.parse(entry), partition })
+          for (const entry of answer[at + 1] as string[]) entries.push(readEntry(entry, partition))
           batches.push({ lease: { partition, id }, entries })
         }
         return { batches, more: answer[0] === 1 }
@@ -219,7 +221,7 @@ export class RedisOutbox implements Outbox {
       await this.#unmark(lease.partition)
       return null
     }
-    return { ...JSON.parse(head), partition: lease.partition }
+    return readEntry(head, lease.partition)
   }
 
   async settle (lease: OutboxLease, entry: OutboxEntry, settlement: Settlement): Promise<boolean> {
@@ -228,9 +230,7 @@ export class RedisOutbox implements Outbox {
       const dead = JSON.stringify({ ...entry, attempts: entry.attempts + 1, lastError: settlement.error })
       await guarded(this.client.multi().lpush(this.deadKey, dead).ltrim(this.deadKey, 0, DEAD_EVENTS_KEPT - 1).exec())
     }
-    const retried = settlement.outcome === 'retry'
-      ? JSON.stringify({ id: entry.id, type: entry.type, json: entry.json, attempts: entry.attempts + 1, dueAt: settlement.dueAt, lastError: settlement.error })
-      : ''
+    const retried = settlement.outcome === 'retry' ? retriedEntry(entry, settlement.dueAt, settlement.error) : ''
     const next = await guarded(this.#settle(this.leaseKey(lease.partition), this.listKey(lease.partition), lease.id, entry.id,
       settlement.outcome, retried, settlement.outcome === 'retry' ? settlement.dueAt : 0))
     if (next === -2) return false
@@ -243,7 +243,7 @@ export class RedisOutbox implements Outbox {
     const id = newClaimId()
     const entries = await guarded(this.#leaseBatch(this.leaseKey(partition), this.listKey(partition), id, ttlMs, limit))
     if (entries === null) return null
-    return { lease: { partition, id }, entries: entries.map((entry) => ({ ...JSON.parse(entry), partition })) }
+    return { lease: { partition, id }, entries: entries.map((entry) => readEntry(entry, partition)) }
   }
 
   async settleBatch (lease: OutboxLease, settled: readonly SettledEntry[]): Promise<boolean> {
@@ -256,9 +256,7 @@ export class RedisOutbox implements Outbox {
     }
     const last = settled.at(-1)
     const retry = last?.settlement.outcome === 'retry' ? last as { entry: OutboxEntry, settlement: Settlement & { outcome: 'retry' } } : undefined
-    const retried = retry === undefined
-      ? ''
-      : JSON.stringify({ id: retry.entry.id, type: retry.entry.type, json: retry.entry.json, attempts: retry.entry.attempts + 1, dueAt: retry.settlement.dueAt, lastError: retry.settlement.error })
+    const retried = retry === undefined ? '' : retriedEntry(retry.entry, retry.settlement.dueAt, retry.settlement.error)
     const args = [lease.id, settled.length - (retry === undefined ? 0 : 1), settled[0]?.entry.id ?? '', retried, retry?.settlement.dueAt ?? 0]
     if (!this.client.isCluster) return await this.#settleSoon([this.leaseKey(lease.partition), this.listKey(lease.partition), ...args, lease.partition]) !== -2
     const next = await guarded(this.#settleBatch(this.leaseKey(lease.partition), this.listKey(lease.partition), ...args))
@@ -325,6 +323,6 @@ export class RedisOutbox implements Outbox {
   async #unmark (partition: string): Promise<void> {
     await guarded(this.client.zrem(this.dueKey, partition))
     const head = await guarded(this.client.lindex(this.listKey(partition), 0))
-    if (head !== null) await guarded(this.client.zadd(this.dueKey, 'NX', (JSON.parse(head) as OutboxEntry).dueAt, partition))
+    if (head !== null) await guarded(this.client.zadd(this.dueKey, 'NX', readEntry(head, partition).dueAt, partition))
   }
 }
