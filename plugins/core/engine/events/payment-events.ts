@@ -35,17 +35,19 @@ const NAMED: ReadonlySet<HumanStatusValue> = new Set(['pending', 'authorized', '
 
 const NONE: PaymentAmounts = { captured: 0, refunded: 0, reversed: 0 }
 
-/** Disputes that opened (new, or open again) and that closed (open before, won or lost now) between two readings. */
-function disputeChanges (before: PaymentState, after: PaymentState): { opened: PaymentDispute[], closed: PaymentDispute[] } {
+/** Disputes that opened (new, or open again) and that closed (open before, won or lost now) between two readings, as events. */
+function disputeEvents (before: PaymentState, after: readonly PaymentDispute[]): Array<{ type: PaymentEventType, dispute?: PaymentDispute }> {
   const was = new Map((before.disputes ?? []).map((dispute) => [dispute.id, dispute.state]))
-  const opened: PaymentDispute[] = []
-  const closed: PaymentDispute[] = []
-  for (const dispute of after.disputes ?? []) {
+  const opened: Array<{ type: PaymentEventType, dispute?: PaymentDispute }> = []
+  const closed: Array<{ type: PaymentEventType, dispute?: PaymentDispute }> = []
+  for (const dispute of after) {
     const previous = was.get(dispute.id)
-    if (dispute.state === 'open' && previous !== 'open') opened.push(dispute)
-    else if (dispute.state !== 'open' && previous === 'open') closed.push(dispute)
+    if (dispute.state === 'open' && previous !== 'open') opened.push({ type: 'payment.disputed', dispute })
+    else if (dispute.state !== 'open' && previous === 'open') closed.push({ type: 'payment.dispute_resolved', dispute })
   }
-  return { opened, closed }
+  // Pushed, not spread: the array's map then does not depend on the caller's tier (see redis-commit.ts).
+  for (const event of closed) opened.push(event)
+  return opened
 }
 
 /**
@@ -56,11 +58,8 @@ function disputeChanges (before: PaymentState, after: PaymentState): { opened: P
  * A write that changed none of them makes none.
  */
 export function eventsOf (before: PaymentState, after: PaymentState): Array<{ type: PaymentEventType, dispute?: PaymentDispute }> {
-  const { opened, closed } = disputeChanges(before, after)
-  // Pushed, not spread from map()s: the array's map then does not depend on the caller's tier (see redis-commit.ts).
-  const events: Array<{ type: PaymentEventType, dispute?: PaymentDispute }> = []
-  for (const dispute of opened) events.push({ type: 'payment.disputed', dispute })
-  for (const dispute of closed) events.push({ type: 'payment.dispute_resolved', dispute })
+  // Only the disputes the payment has now can have opened or closed: most writes have none.
+  const events: Array<{ type: PaymentEventType, dispute?: PaymentDispute }> = after.disputes === undefined || after.disputes.length === 0 ? [] : disputeEvents(before, after.disputes)
   const was = before.amounts ?? NONE
   const now = after.amounts ?? NONE
   if (now.reversed > was.reversed) events.push({ type: 'payment.reversed' })
@@ -126,6 +125,7 @@ export function facetsOfWrite (write: StagedWrite, readerOf: ReaderLookup, atten
 }
 
 const UNKNOWN: PaymentState = { status: 'unknown' }
+const NEW: PaymentState = { status: 'new' }
 
 /**
  * Compares each staged write's record with the record it was read as, through the
@@ -136,45 +136,48 @@ const UNKNOWN: PaymentState = { status: 'unknown' }
 export function describeWrites (writes: readonly StagedWrite[], gateway: string | undefined, readerOf: ReaderLookup, now = new Date(),
   options: DescribeOptions = {}): OutboxRecord[] {
   const records: OutboxRecord[] = []
+  // Every event of one commit happened at its time: written once (toISOString() is ~0.4 µs).
+  let occurredAt: string | undefined
   for (const write of writes) {
-    if (write.record === null) continue
+    const record = write.record
+    if (record === null) continue
     // A Payment names its gateway; a gateway's own details record is written by the request's gateway.
-    const own = text(write.record.gatewayName)
+    const own = text(record.gatewayName)
     const name = own ?? gateway
     if (name === undefined) continue
     const reader = readerOf(name)
-    const after = reader?.read(write.record)
+    const after = reader?.read(record)
     if (own !== undefined && options.facets !== undefined) {
-      const facets = paymentFacets(write.id, write.record, own, after ?? UNKNOWN, options.attention)
+      const facets = paymentFacets(write.id, record, own, after ?? UNKNOWN, options.attention)
       if (facets !== undefined) options.facets.set(write, facets)
     }
     if (reader === undefined || after === undefined) continue
-    const before = (write.previous === null || write.previous === undefined ? undefined : reader.read(write.previous)) ?? { status: 'new' }
+    const before = (write.previous === null || write.previous === undefined ? undefined : reader.read(write.previous)) ?? NEW
     const changes = eventsOf(before, after)
     if (changes.length === 0) continue
+    occurredAt ??= now.toISOString()
     const model = write.storage.modelName
-    const amounts = after.amounts ?? NONE
-    const total = write.record.totalAmount
+    const partition = partitionOf(model, write.id)
+    // The parts every event of this write shares, built in the events' key order: they are only
+    // serialized (outboxRecord), never handed out, so the events share them rather than copies.
+    const payment: PaymentEvent['payment'] = { model, id: write.id }
+    const number = text(record.number)
+    if (number !== undefined) payment.number = number
+    const amounts = {} as PaymentEvent['amounts']
+    if (typeof record.totalAmount === 'number') amounts.total = record.totalAmount
+    const currency = text(record.currencyCode)
+    if (currency !== undefined) amounts.currency = currency
+    const moved = after.amounts ?? NONE
+    amounts.captured = moved.captured
+    amounts.refunded = moved.refunded
+    amounts.reversed = moved.reversed
+    const providerIds = after.providerIds ?? {}
     for (const { type, dispute } of changes) {
       const event: PaymentEvent = {
-        id: randomUUID(),
-        type,
-        occurredAt: now.toISOString(),
-        gateway: name,
-        payment: { model, id: write.id, ...(text(write.record.number) === undefined ? {} : { number: write.record.number as string }) },
-        previousStatus: before.status,
-        status: after.status,
-        amounts: {
-          ...(typeof total === 'number' ? { total } : {}),
-          ...(text(write.record.currencyCode) === undefined ? {} : { currency: write.record.currencyCode as string }),
-          captured: amounts.captured,
-          refunded: amounts.refunded,
-          reversed: amounts.reversed
-        },
-        providerIds: { ...after.providerIds },
-        ...(dispute === undefined ? {} : { dispute: { ...dispute } })
+        id: randomUUID(), type, occurredAt, gateway: name, payment, previousStatus: before.status, status: after.status, amounts, providerIds
       }
-      records.push(outboxRecord(event, partitionOf(model, write.id)))
+      if (dispute !== undefined) event.dispute = dispute
+      records.push(outboxRecord(event, partition))
     }
   }
   return records
