@@ -12,8 +12,40 @@ export const MAX_RECORD_DEPTH = 32
  * records. The message names the path, never the value.
  */
 export function assertStorable (record: Record<string, unknown>, modelName: string): void {
+  if (storable(record, 0)) return
   const problem = findProblem(record, '', 0)
   if (problem !== undefined) throw new PAYWIRE_ERR_RECORD_NOT_STORABLE(modelName, problem)
+}
+
+/**
+ * findProblem() without the paths: on every write, of records that are nearly always fine, the
+ * path of each field was a string made for nothing. A record it refuses is walked again for the message.
+ */
+function storable (value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+      return !badString(value)
+    case 'number':
+      return Number.isFinite(value)
+    case 'object': {
+      if (value === null) return true
+      if (depth >= MAX_RECORD_DEPTH) return false
+      if (Array.isArray(value)) {
+        for (let index = 0; index < value.length; index++) {
+          if (!storable(value[index], depth + 1)) return false
+        }
+        return true
+      }
+      // Walked as they serialize; findProblem() says which such value, when one is refused.
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false
+      for (const key in value) {
+        if (badString(key) || !storable((value as Record<string, unknown>)[key], depth + 1)) return false
+      }
+      return true
+    }
+    default:
+      return true
+  }
 }
 
 function findProblem (value: unknown, path: string, depth: number): string | undefined {
@@ -46,8 +78,8 @@ function findProblem (value: unknown, path: string, depth: number): string | und
   }
 }
 
-// A high surrogate not followed by a low one, or a low one not preceded by a high one.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+/** String.prototype.isWellFormed (ES2024, in every Node the package supports; the compiler's lib is ES2023). */
+type WellFormable = string & { isWellFormed (): boolean }
 
 /** True when every storage keeps the text as given (no NUL, no unpaired surrogate): ids and criteria outside records. */
 export function isStorableText (text: string): boolean {
@@ -55,7 +87,9 @@ export function isStorableText (text: string): boolean {
 }
 
 function badString (text: string): boolean {
-  return text.includes('\u0000') || LONE_SURROGATE.test(text)
+  // isWellFormed(): no high surrogate without a low one after it, no low one without a high one before it.
+  // A native scan: the lookaround regex it replaces was an eighth of the check of a record.
+  return text.includes('\u0000') || !(text as WellFormable).isWellFormed()
 }
 
 function where (path: string): string {
