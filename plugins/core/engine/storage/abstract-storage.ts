@@ -3,7 +3,7 @@ import { PAYWIRE_ERR_CONCURRENT_UPDATE, PAYWIRE_ERR_INVALID_MODEL, PAYWIRE_ERR_M
 import { humanifyValue } from '../observability/humanify.ts'
 import { Identity } from '../model/identity.ts'
 import type { PaymentFacets } from './payment-search.ts'
-import { assertStorable } from './storable.ts'
+import { storableJson } from './storable.ts'
 import type { ReadCache } from './read-cache.ts'
 import type { Criteria, FindByOptions, FindOptions, ModelClass, Storage } from './storage.ts'
 
@@ -230,13 +230,13 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
     if ('createdAt' in fields && (typeof fields.createdAt !== 'string' || fields.createdAt === '')) stamps.createdAt = now
     // A copy of the codec's record with the stamps over it, or the same fields in the same order when the record is a copy already.
     const record = this.#ownsRecord ? Object.assign(this.codec.toRecord(model), stamps) : { ...this.codec.toRecord(model), ...stamps }
-    assertStorable(record, this.modelName)
+    const json = storableJson(record, this.modelName)
     const read = reads.get(model)
     return {
       storage: this as AbstractStorage<object>,
       id,
       record,
-      json: JSON.stringify(record),
+      json,
       expectedVersion: versions.get(model) ?? 0,
       stamps,
       previous: read === undefined ? null : JSON.parse(read) as Record<string, unknown>

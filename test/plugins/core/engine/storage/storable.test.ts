@@ -1,12 +1,19 @@
 import t from 'tap'
-import { assertStorable, MAX_RECORD_DEPTH } from '../../../../../plugins/core/engine/storage/storable.ts'
+import { assertStorable, MAX_RECORD_DEPTH, storableJson } from '../../../../../plugins/core/engine/storage/storable.ts'
 
+/** The message assertStorable() refuses the record with; storableJson() must refuse it alike, or give its JSON. */
 function refusal (record: Record<string, unknown>): string | undefined {
+  let message: string | undefined
   try {
     assertStorable(record, 'Payment')
-    return undefined
   } catch (error) {
-    return (error as Error).message
+    message = (error as Error).message
+  }
+  try {
+    if (storableJson(record, 'Payment') !== JSON.stringify(record)) return 'storableJson: not the record\'s JSON'
+    return message === undefined ? undefined : 'storableJson: accepted'
+  } catch (error) {
+    return (error as Error).message === message ? message : `storableJson: ${(error as Error).message}`
   }
 }
 
@@ -43,4 +50,14 @@ t.test('inherited enumerable fields are checked as for…in reads them', async (
   const record = Object.create({ inherited: 'a\u0000' }) as Record<string, unknown>
   record.own = 'fine'
   t.match(refusal(record), '"inherited" holds a NUL character')
+})
+
+t.test('storableJson: texts checked in the JSON as in the record, whatever JSON leaves out or escapes', async (t) => {
+  t.equal(refusal({ text: 'a backslash and u: \\u0041, a control character: \u0001' }), undefined, 'other escapes are no refusal')
+  t.match(refusal({ fine: 'x', '\uD800': undefined }), 'a key under the record holds', 'the key of a field JSON leaves out')
+  t.match(refusal({ '\u0000': () => 1 }), 'a key under the record holds', 'the key of a function')
+  t.match(refusal({ big: 1n, text: 'a\u0000' }), '"text" holds a NUL', 'refused before an encoding that throws')
+  t.throws(() => storableJson({ big: 1n }, 'Payment'), TypeError, 'a record JSON cannot encode is its error')
+  t.throws(() => storableJson({ bad: Number.NaN, big: 1n }, 'Payment'), { code: 'PAYWIRE_ERR_RECORD_NOT_STORABLE' })
+  t.equal(storableJson({ when: new Date(0), list: [{ a: 'b' }] }, 'Payment'), '{"when":"1970-01-01T00:00:00.000Z","list":[{"a":"b"}]}')
 })
