@@ -147,8 +147,8 @@ t.test('facets hold the same fields in the same order for every kind of reading:
   const cases: Array<[PaymentState, AttentionOptions | undefined, string]> = [
     [{ status: 'new' }, undefined,
       '{"id":"p1","gatewayName":"cash","status":"new","currencyCode":"EUR","totalAmount":1999,"createdAt":"2026-11-28T12:00:00.000Z","updatedAt":"2026-11-28T12:30:00.000Z","providerIds":[]}'],
-    [{ status: 'pending', amounts: { captured: 0, refunded: 0 }, providerIds: { order: 'O-1', capture: '', again: 'O-1', other: 'C-2' }, refundsPending: 1 }, undefined,
-      '{"id":"p1","gatewayName":"cash","status":"pending","currencyCode":"EUR","totalAmount":1999,"amounts":{"captured":0,"refunded":0},"createdAt":"2026-11-28T12:00:00.000Z","updatedAt":"2026-11-28T12:30:00.000Z","providerIds":["O-1","C-2"],"attentionAt":"2026-11-28T12:30:00.000Z","attentionReason":"refund_pending"}'],
+    [{ status: 'pending', amounts: { captured: 0, refunded: 0, reversed: 0 }, providerIds: { order: 'O-1', capture: '', again: 'O-1', other: 'C-2' }, refundsPending: 1 }, undefined,
+      '{"id":"p1","gatewayName":"cash","status":"pending","currencyCode":"EUR","totalAmount":1999,"amounts":{"captured":0,"refunded":0,"reversed":0},"createdAt":"2026-11-28T12:00:00.000Z","updatedAt":"2026-11-28T12:30:00.000Z","providerIds":["O-1","C-2"],"attentionAt":"2026-11-28T12:30:00.000Z","attentionReason":"refund_pending"}'],
     [{ status: 'pending' }, { pendingAfterMs: 1000 },
       '{"id":"p1","gatewayName":"cash","status":"pending","currencyCode":"EUR","totalAmount":1999,"createdAt":"2026-11-28T12:00:00.000Z","updatedAt":"2026-11-28T12:30:00.000Z","providerIds":[],"attentionAt":"2026-11-28T12:30:01.000Z","attentionReason":"pending"}'],
     [{ status: 'authorized', authorizationExpiresAt: '2026-12-01T00:00:00.000Z', disputes: [{ id: 'd', state: 'won' }] }, { expiryWarningMs: 60000 },
