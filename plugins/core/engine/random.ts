@@ -1,4 +1,4 @@
-import { createHash, randomFillSync } from 'node:crypto'
+import { hash, randomFillSync } from 'node:crypto'
 
 /*
  * Random bytes from a pool refilled 4 KiB at a time, as Node's own randomUUID() does: one
@@ -34,10 +34,13 @@ export const AFFINITY_TAG_LENGTH = 8
  * A checkout computes the same tag about six times across its three requests (its tokens,
  * the record key of each read and of the commit): a SHA-256 each was 3% of the server's CPU
  * under load. The tags of the payments in flight are kept; the tag is a pure function of
- * the identity, so a cached one is always the right one.
+ * the identity, so a cached one is always the right one. Kept per model name, then per id:
+ * a key joining the two was a new string to hash on every look-up, ~0.6 µs a tag.
  */
 const RECENT_TAGS = 4096
-const recentTags = new Map<string, string>()
+/** Model names are the few storages' names; more than these (names made up by a caller) start the cache afresh. */
+const MODEL_NAMES_KEPT = 32
+const recentTags = new Map<string, Map<string, string>>()
 
 /** 12 random bytes, base64url: 16 characters, for lock ids. */
 export function generateLockId (): string {
@@ -51,13 +54,19 @@ export function generateLockId (): string {
  * It adds nothing to a token's guessability: the 43 random characters after it do that.
  */
 export function affinityTag (modelName: string, id: string): string {
-  const key = `${modelName}\n${id}`
-  let tag = recentTags.get(key)
+  let tags = recentTags.get(modelName)
+  if (tags === undefined) {
+    if (recentTags.size >= MODEL_NAMES_KEPT) recentTags.clear()
+    tags = new Map()
+    recentTags.set(modelName, tags)
+  }
+  let tag = tags.get(id)
   if (tag === undefined) {
-    tag = createHash('sha256').update(key).digest('base64url').slice(0, AFFINITY_TAG_LENGTH)
+    // The one-shot hash(): createHash() builds a stream object per call, 2.5 µs against 0.9 µs.
+    tag = hash('sha256', `${modelName}\n${id}`, 'base64url').slice(0, AFFINITY_TAG_LENGTH)
     // Bounded: the oldest entry goes (a Map iterates in insertion order), so memory stays flat.
-    if (recentTags.size >= RECENT_TAGS) recentTags.delete(recentTags.keys().next().value as string)
-    recentTags.set(key, tag)
+    if (tags.size >= RECENT_TAGS) tags.delete(tags.keys().next().value as string)
+    tags.set(id, tag)
   }
   return tag
 }

@@ -32,16 +32,21 @@ export const ATTENTION_DEFAULTS: Readonly<Required<AttentionOptions>> = { pendin
  * indexed; undefined when nothing about the payment can change without the shop acting.
  */
 export function attentionOf (state: PaymentState, updatedAt: string, options: AttentionOptions = {}): Attention | undefined {
-  const { pendingAfterMs, expiryWarningMs } = { ...ATTENTION_DEFAULTS, ...options }
+  // Run on every write of a payment, most of which have one reason or none: the thresholds
+  // are merged only for the reason that reads them, the reasons sorted only when several.
   const candidates: Attention[] = []
   if (state.providerCallFailedAt !== undefined) candidates.push({ at: state.providerCallFailedAt, reason: 'provider_call_failed' })
   if ((state.refundsPending ?? 0) > 0) candidates.push({ at: updatedAt, reason: 'refund_pending' })
   if (state.disputes?.some((dispute) => dispute.state === 'open') === true) candidates.push({ at: updatedAt, reason: 'dispute_open' })
-  if (state.status === 'pending') candidates.push({ at: new Date(Date.parse(updatedAt) + pendingAfterMs).toISOString(), reason: 'pending' })
+  if (state.status === 'pending') {
+    const { pendingAfterMs } = { ...ATTENTION_DEFAULTS, ...options }
+    candidates.push({ at: new Date(Date.parse(updatedAt) + pendingAfterMs).toISOString(), reason: 'pending' })
+  }
   if (state.status === 'authorized' && state.authorizationExpiresAt !== undefined) {
+    const { expiryWarningMs } = { ...ATTENTION_DEFAULTS, ...options }
     candidates.push({ at: new Date(Date.parse(state.authorizationExpiresAt) - expiryWarningMs).toISOString(), reason: 'authorization_expiring' })
   }
-  candidates.sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
+  if (candidates.length > 1) candidates.sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
   return candidates[0]
 }
 

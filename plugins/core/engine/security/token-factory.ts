@@ -48,7 +48,9 @@ export class TokenFactory {
   readonly storages: StorageRegistry
   #baseUrl: BaseUrl | undefined
   #checkedBase: { given: string, checked: string } | undefined
-  #placeholderUrls = new Map<string, PlaceholderUrl | undefined>()
+  /** Per base, then per path: a key joining the two was a new string to hash on every token. */
+  #placeholderUrls = new Map<string, Map<string, PlaceholderUrl | undefined>>()
+  #placeholderCount = 0
 
   constructor (tokenStorage: TokenStorage, storages: StorageRegistry, baseUrl?: BaseUrl) {
     this.tokenStorage = tokenStorage
@@ -129,15 +131,27 @@ export class TokenFactory {
    * (2% of the server's CPU under load).
    */
   #placeholderUrl (base: string, path: string): PlaceholderUrl | undefined {
-    const key = `${base} ${path}`
-    if (this.#placeholderUrls.has(key)) return this.#placeholderUrls.get(key)
+    let byPath = this.#placeholderUrls.get(base)
+    if (byPath !== undefined) {
+      const known = byPath.get(path)
+      if (known !== undefined || byPath.has(path)) return known
+    }
     const url = base === '' ? new URL(path) : new URL(path, base)
     const at = url.pathname.indexOf(TOKEN_PLACEHOLDER)
     const plain = at !== -1 && url.search === '' && url.hash === '' && url.username === '' && url.password === ''
     const template = plain ? { head: url.origin + url.pathname.slice(0, at), tail: url.pathname.slice(at + TOKEN_PLACEHOLDER.length) } : undefined
     // Paths come from configuration and bases from the few origins a shop answers on; stay bounded all the same.
-    if (this.#placeholderUrls.size >= 256) this.#placeholderUrls.clear()
-    this.#placeholderUrls.set(key, template)
+    if (this.#placeholderCount >= 256) {
+      this.#placeholderUrls.clear()
+      this.#placeholderCount = 0
+      byPath = undefined
+    }
+    if (byPath === undefined) {
+      byPath = new Map()
+      this.#placeholderUrls.set(base, byPath)
+    }
+    byPath.set(path, template)
+    this.#placeholderCount++
     return template
   }
 

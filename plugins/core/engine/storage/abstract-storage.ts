@@ -3,7 +3,7 @@ import { PAYWIRE_ERR_CONCURRENT_UPDATE, PAYWIRE_ERR_INVALID_MODEL, PAYWIRE_ERR_M
 import { humanifyValue } from '../observability/humanify.ts'
 import { Identity } from '../model/identity.ts'
 import type { PaymentFacets } from './payment-search.ts'
-import { assertStorable } from './storable.ts'
+import { storableJson } from './storable.ts'
 import type { ReadCache } from './read-cache.ts'
 import type { Criteria, FindByOptions, FindOptions, ModelClass, Storage } from './storage.ts'
 
@@ -80,6 +80,22 @@ const reads = new WeakMap<object, string>()
 // from a changed one whatever order the backend keeps keys in (PostgreSQL's jsonb sorts them).
 const pristine = new WeakMap<object, string>()
 
+/*
+ * The time stage() stamps, as toISOString() writes it: several writes share a millisecond under
+ * load, and the text of the last one is kept (a pure function of the millisecond).
+ */
+let lastMs = Number.NaN
+let lastIso = ''
+
+function isoNow (): string {
+  const ms = Date.now()
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString()
+    lastMs = ms
+  }
+  return lastIso
+}
+
 type Revivable<T> = ModelClass<T & object> & { fromJSON?: (json: any) => T }
 
 /*
@@ -155,6 +171,8 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
   facetsOf: ((write: StagedWrite) => PaymentFacets | undefined) | undefined
   readonly #shallowCodec: boolean
   readonly #jsonCodec: boolean
+  /** The codec's record is a fresh object of this storage's own (defaultCodec): the stamps go straight into it. */
+  readonly #ownsRecord: boolean
 
   constructor (Model: ModelClass<T>, options: StorageOptions<T> = {}) {
     this.Model = Model
@@ -163,6 +181,8 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
     this.codec = options.codec ?? defaultCodec(Model)
     this.#shallowCodec = shallowCodecs.has(this.codec)
     this.#jsonCodec = jsonCodecs.has(this.codec)
+    // "__proto__" set on an object is no field: only a spread makes it one.
+    this.#ownsRecord = (this.#shallowCodec || this.#jsonCodec) && this.idProperty !== '__proto__'
   }
 
   create (): T {
@@ -203,19 +223,20 @@ export abstract class AbstractStorage<T extends object> implements Storage<T> {
     const fields = model as Record<string, unknown>
     const current = fields[this.idProperty]
     const id = typeof current === 'string' && current !== '' ? current : this.generateId()
-    const now = new Date().toISOString()
+    const now = isoNow()
     // Set on the model only once stored, so a failed first save leaves the model unsaved.
     const stamps: Record<string, unknown> = { [this.idProperty]: id }
     if ('updatedAt' in fields) stamps.updatedAt = now
     if ('createdAt' in fields && (typeof fields.createdAt !== 'string' || fields.createdAt === '')) stamps.createdAt = now
-    const record = { ...this.codec.toRecord(model), ...stamps }
-    assertStorable(record, this.modelName)
+    // A copy of the codec's record with the stamps over it, or the same fields in the same order when the record is a copy already.
+    const record = this.#ownsRecord ? Object.assign(this.codec.toRecord(model), stamps) : { ...this.codec.toRecord(model), ...stamps }
+    const json = storableJson(record, this.modelName)
     const read = reads.get(model)
     return {
       storage: this as AbstractStorage<object>,
       id,
       record,
-      json: JSON.stringify(record),
+      json,
       expectedVersion: versions.get(model) ?? 0,
       stamps,
       previous: read === undefined ? null : JSON.parse(read) as Record<string, unknown>

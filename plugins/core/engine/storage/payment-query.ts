@@ -27,13 +27,25 @@ function daysInMonth (year: number, month: number): number {
 }
 
 /**
- * `new Date(time).toISOString()` for a time Date.parse() read as `ms`. That costs ~1 µs, twice
- * per write of a payment, and the times a storage stamps are written by it already: one in its
- * form, its day within its month (the parser rolls Feb 30 and 24:00 over), is its own result.
+ * `new Date(time).toISOString()` for a time Date.parse() reads, undefined for one it does not.
+ * That costs ~1 µs, twice per write of a payment, and the times a storage stamps are written by
+ * it already: one in its form, its day within its month (the parser rolls Feb 30 and 24:00 over),
+ * is its own result, and needs no parse at all.
  */
-function isoTime (time: string, ms: number): string {
+function isoTime (time: string): string | undefined {
   if (ISO_FORM.test(time) && Number(time.slice(8, 10)) <= daysInMonth(Number(time.slice(0, 4)), Number(time.slice(5, 7)))) return time
-  return new Date(ms).toISOString()
+  const ms = Date.parse(time)
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString()
+}
+
+/** The distinct provider ids that are text, in the order the reading gave them. */
+function providerIdsOf (state: PaymentState): string[] {
+  const ids: string[] = []
+  if (state.providerIds === undefined) return ids
+  for (const value of Object.values(state.providerIds)) {
+    if (typeof value === 'string' && value !== '' && !ids.includes(value)) ids.push(value)
+  }
+  return ids
 }
 
 /**
@@ -42,24 +54,29 @@ function isoTime (time: string, ms: number): string {
  */
 export function paymentFacets (id: string, record: Record<string, unknown>, gatewayName: string, state: PaymentState,
   attention?: AttentionOptions): PaymentFacets | undefined {
-  const createdAt = text(record.createdAt)
-  const updatedAt = text(record.updatedAt)
-  const createdMs = createdAt === undefined ? NaN : Date.parse(createdAt)
-  const updatedMs = updatedAt === undefined ? NaN : Date.parse(updatedAt)
-  if (createdAt === undefined || updatedAt === undefined || Number.isNaN(createdMs) || Number.isNaN(updatedMs)) return undefined
-  const due = attentionOf(state, updatedAt, attention)
-  return {
+  const createdText = text(record.createdAt)
+  const updatedText = text(record.updatedAt)
+  const createdAt = createdText === undefined ? undefined : isoTime(createdText)
+  const updatedAt = updatedText === undefined ? undefined : isoTime(updatedText)
+  if (createdAt === undefined || updatedAt === undefined) return undefined
+  const due = attentionOf(state, updatedText as string, attention)
+  // Field by field, in the order the stored JSON has always had them (optional ones in their places).
+  const facets: { -readonly [K in keyof PaymentFacets]: PaymentFacets[K] } = {
     id,
     gatewayName,
     status: state.status,
     currencyCode: text(record.currencyCode) ?? '',
-    totalAmount: Number.isSafeInteger(record.totalAmount) ? record.totalAmount as number : 0,
-    ...(state.amounts === undefined ? {} : { amounts: { ...state.amounts } }),
-    createdAt: isoTime(createdAt, createdMs),
-    updatedAt: isoTime(updatedAt, updatedMs),
-    providerIds: [...new Set(Object.values(state.providerIds ?? {}).filter((value) => typeof value === 'string' && value !== ''))],
-    ...(due === undefined ? {} : { attentionAt: due.at, attentionReason: due.reason })
+    totalAmount: Number.isSafeInteger(record.totalAmount) ? record.totalAmount as number : 0
+  } as PaymentFacets
+  if (state.amounts !== undefined) facets.amounts = { ...state.amounts }
+  facets.createdAt = createdAt
+  facets.updatedAt = updatedAt
+  facets.providerIds = providerIdsOf(state)
+  if (due !== undefined) {
+    facets.attentionAt = due.at
+    facets.attentionReason = due.reason
   }
+  return facets
 }
 
 /** Where a page starts: after this payment, in newest-first order. */

@@ -34,3 +34,12 @@ t.test('affinity tags: the first 8 base64url characters of SHA-256 over model an
   t.equal(affinityTag('Payment', 'first'), expected('first'), 'computed again once no longer kept')
   t.equal(affinityTag('Payment', 'other-4999'), expected('other-4999'))
 })
+
+t.test('affinity tags: right for many model names, those seen before them computed again once no longer kept', async (t) => {
+  const expected = (name: string, id: string) => createHash('sha256').update(`${name}\n${id}`).digest('base64url').slice(0, 8)
+  t.equal(affinityTag('Payment', 'kept'), expected('Payment', 'kept'))
+  for (let i = 0; i < 100; i++) t.equal(affinityTag(`Model${i}`, 'kept'), expected(`Model${i}`, 'kept'))
+  t.equal(affinityTag('Payment', 'kept'), expected('Payment', 'kept'), 'after the names kept were started afresh')
+  // The tag hashes name and id joined by a newline: where the newline falls does not matter, as before.
+  t.equal(affinityTag('a\nb', 'c'), affinityTag('a', 'b\nc'))
+})

@@ -118,6 +118,7 @@ t.test('the :token placeholder puts the hash in the path instead of the query', 
   t.equal(factory.buildUrl('pay/:token', {}, 'ONE'), 'https://shop.example/app/pay/ONE')
   t.equal(factory.buildUrl('pay/:token', {}, 'TWO'), 'https://shop.example/app/pay/TWO', 'the same path again, another hash')
   t.equal(factory.buildUrl('pay/:token?lang=de#top', {}, 'HASH'), 'https://shop.example/app/pay/HASH?lang=de#top', 'a query and fragment are kept')
+  t.equal(factory.buildUrl('pay/:token?lang=de#top', {}, 'NEXT'), 'https://shop.example/app/pay/NEXT?lang=de#top', 'the same path again: still no template')
   t.equal(factory.buildUrl('https://user:pw@psp.example/:token', {}, 'HASH'), 'https://user:pw@psp.example/HASH', 'so are credentials')
   t.equal(factory.buildUrl('pay/:token', {}, 'HASH'), 'https://shop.example/app/pay/HASH')
   t.equal(factory.buildUrl('pay/:token/capture', {}, 'HASH'), 'https://shop.example/app/pay/HASH/capture', 'a placeholder mid-path keeps what follows it')
@@ -135,7 +136,9 @@ t.test('placeholder URLs follow a base URL function from one origin to the next'
   for (let i = 0; i < 300; i++) {
     origin = `https://shop-${i}.example`
     t.equal(factory.buildUrl('/payment/done/:token', {}, 'H'), `https://shop-${i}.example/payment/done/H`)
+    t.equal(factory.buildUrl('/payment/capture/:token', {}, 'C'), `https://shop-${i}.example/payment/capture/C`, 'two paths for one origin')
   }
+  t.equal(factory.buildUrl('/payment/done/:token', {}, 'H4'), 'https://shop-299.example/payment/done/H4', 'kept after the others')
 })
 
 t.test('after URLs get no token automatically; an existing one is kept, null removes it', async (t) => {

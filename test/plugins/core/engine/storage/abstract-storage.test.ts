@@ -228,3 +228,28 @@ t.test('assignId() gives an unsaved model its id without writing, keeps an exist
   t.same(storage.writes.map((write) => write.id), [payment.id], 'the first save uses the assigned id')
   t.throws(() => storage.assignId(new Token() as unknown as Payment), { code: 'PAYWIRE_ERR_INVALID_MODEL' })
 })
+
+t.test('a staged record is the codec\'s fields then the new stamps, in that order; a custom codec\'s record is left as it was', async (t) => {
+  const payments = new RecordingStorage(Payment)
+  const payment = Object.assign(payments.create(), { number: 'A-1' })
+  const write = payments.stage(payment)
+  t.same(Object.keys(write.record as object), [...Object.keys(payment), 'id', 'createdAt', 'updatedAt'].filter((key, at, keys) => keys.indexOf(key) === at))
+  t.equal(write.json, JSON.stringify(write.record))
+  t.equal((write.record as Record<string, unknown>).id, write.id)
+
+  const tokens = new RecordingStorage(Token, { idProperty: 'hash' })
+  const token = new Token()
+  t.same(Object.keys(tokens.stage(token).record as object), Object.keys(token.toJSON()), 'a JSON codec\'s record: the stamp in its place')
+
+  const shared = { upper: 'X' }
+  const custom = new RecordingStorage(Plain, { codec: { toRecord: () => shared, fromRecord: () => new Plain() } })
+  const staged = custom.stage(custom.create())
+  t.same(shared, { upper: 'X' }, 'the codec\'s own object is not stamped')
+  t.same(staged.record, { upper: 'X', id: staged.id })
+
+  // A field named "__proto__" is a field of the record, as a spread makes it, not the record's prototype.
+  const odd = new RecordingStorage(Plain, { idProperty: '__proto__' })
+  const oddWrite = odd.stage(odd.create())
+  t.ok(Object.hasOwn(oddWrite.record as object, '__proto__'))
+  t.match(oddWrite.json, /"__proto__":"[0-9a-f-]{36}"/)
+})

@@ -6,6 +6,8 @@ import {
 } from '../../../../../plugins/core/engine/index.ts'
 import { OfflineGatewayFactory, OfflineStateReader } from '../../../../../gateways/offline/index.ts'
 import { paywire } from '../../../../../plugins/core/index.ts'
+import type { AttentionOptions } from '../../../../../plugins/core/engine/reconcile/attention.ts'
+import type { PaymentState } from '../../../../../plugins/core/engine/requests/payment-state.ts'
 
 const reader = new OfflineStateReader()
 
@@ -137,4 +139,26 @@ t.test('reindexPayments() reads every page; a query time that is no string is re
   t.same(await shop.reindexPayments(), { payments: 101, indexed: 101 })
   t.equal((await storage.searchPayments({ first: 200 })).ids.length, 101)
   await t.rejects(storage.searchPayments({ first: 1, createdFrom: new Date() as never }), { code: 'PAYWIRE_ERR_VALIDATION', field: 'createdFrom' })
+})
+
+t.test('facets hold the same fields in the same order for every kind of reading: amounts, provider ids once each, the earliest attention', async (t) => {
+  // Stored as JSON by some backends: the order of the fields is part of what is written.
+  const record = { createdAt: '2026-11-28T12:00:00.000Z', updatedAt: '2026-11-28T12:30:00.000Z', currencyCode: 'EUR', totalAmount: 1999 }
+  const cases: Array<[PaymentState, AttentionOptions | undefined, string]> = [
+    [{ status: 'new' }, undefined,
+      '{"id":"p1","gatewayName":"cash","status":"new","currencyCode":"EUR","totalAmount":1999,"createdAt":"2026-11-28T12:00:00.000Z","updatedAt":"2026-11-28T12:30:00.000Z","providerIds":[]}'],
+    [{ status: 'pending', amounts: { captured: 0, refunded: 0, reversed: 0 }, providerIds: { order: 'O-1', capture: '', again: 'O-1', other: 'C-2' }, refundsPending: 1 }, undefined,
+      '{"id":"p1","gatewayName":"cash","status":"pending","currencyCode":"EUR","totalAmount":1999,"amounts":{"captured":0,"refunded":0,"reversed":0},"createdAt":"2026-11-28T12:00:00.000Z","updatedAt":"2026-11-28T12:30:00.000Z","providerIds":["O-1","C-2"],"attentionAt":"2026-11-28T12:30:00.000Z","attentionReason":"refund_pending"}'],
+    [{ status: 'pending' }, { pendingAfterMs: 1000 },
+      '{"id":"p1","gatewayName":"cash","status":"pending","currencyCode":"EUR","totalAmount":1999,"createdAt":"2026-11-28T12:00:00.000Z","updatedAt":"2026-11-28T12:30:00.000Z","providerIds":[],"attentionAt":"2026-11-28T12:30:01.000Z","attentionReason":"pending"}'],
+    [{ status: 'authorized', authorizationExpiresAt: '2026-12-01T00:00:00.000Z', disputes: [{ id: 'd', state: 'won' }] }, { expiryWarningMs: 60000 },
+      '{"id":"p1","gatewayName":"cash","status":"authorized","currencyCode":"EUR","totalAmount":1999,"createdAt":"2026-11-28T12:00:00.000Z","updatedAt":"2026-11-28T12:30:00.000Z","providerIds":[],"attentionAt":"2026-11-30T23:59:00.000Z","attentionReason":"authorization_expiring"}'],
+    [{ status: 'authorized', authorizationExpiresAt: '2026-11-28T12:00:00.000Z', providerCallFailedAt: '2026-11-28T11:00:00.000Z', disputes: [{ id: 'd', state: 'open' }] }, undefined,
+      '{"id":"p1","gatewayName":"cash","status":"authorized","currencyCode":"EUR","totalAmount":1999,"createdAt":"2026-11-28T12:00:00.000Z","updatedAt":"2026-11-28T12:30:00.000Z","providerIds":[],"attentionAt":"2026-11-27T12:00:00.000Z","attentionReason":"authorization_expiring"}'],
+    [{ status: 'captured', disputes: [{ id: 'd', state: 'open' }], refundsPending: 2 }, undefined,
+      '{"id":"p1","gatewayName":"cash","status":"captured","currencyCode":"EUR","totalAmount":1999,"createdAt":"2026-11-28T12:00:00.000Z","updatedAt":"2026-11-28T12:30:00.000Z","providerIds":[],"attentionAt":"2026-11-28T12:30:00.000Z","attentionReason":"refund_pending"}']
+  ]
+  for (const [state, attention, json] of cases) t.equal(JSON.stringify(paymentFacets('p1', record, 'cash', state, attention)), json, state.status)
+  t.equal(JSON.stringify(paymentFacets('p1', { ...record, totalAmount: 1.5, currencyCode: '' }, 'cash', { status: 'new', providerIds: {} })),
+    '{"id":"p1","gatewayName":"cash","status":"new","currencyCode":"","totalAmount":0,"createdAt":"2026-11-28T12:00:00.000Z","updatedAt":"2026-11-28T12:30:00.000Z","providerIds":[]}', 'no currency, an amount that is no integer, no provider ids')
 })
