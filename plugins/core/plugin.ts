@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 // Types only: the decorator's type (app.diContainer) comes with @fastify/awilix; its plugin is not registered.
 import type { Cradle } from '@fastify/awilix'
 import { createContainer, InjectionMode, type AwilixContainer } from 'awilix'
@@ -7,6 +6,7 @@ import fp from 'fastify-plugin'
 import {
   Logger, MemoryStorage, Payment, PaywireBuilder, TOKEN_PLACEHOLDER, errorCodes, paywireLogSerializers, paywireLogger, type BaseUrl, type Paywire
 } from './engine/index.ts'
+import { chainFrame, runInFrame } from './engine/async-chain.ts'
 import { paywireHealthRoute } from './health-route.ts'
 import { DEFAULT_PREFIX, healthRouteOptions, reconcileSetting, validateOptions, type PaywirePluginOptions } from './options.ts'
 import { BuyerPages } from './pages.ts'
@@ -38,11 +38,6 @@ function listeningOrigin (app: FastifyInstance): string | undefined {
   }
 }
 
-interface RequestOrigin {
-  origin: string
-  trusted: boolean
-}
-
 /**
  * Where token URLs point. Without a configured base URL: the request's own origin when it is
  * one the application listed, else (development) the address the server listens on.
@@ -51,13 +46,14 @@ function baseUrlSource (app: FastifyInstance, options: PaywirePluginOptions): Ba
   if (options.baseUrl !== undefined) return options.baseUrl
   if (options.trustRequestBaseUrl !== undefined) {
     const trusted = new Set(options.trustRequestBaseUrl.map((origin) => new URL(origin).origin))
-    const origins = new AsyncLocalStorage<RequestOrigin>()
+    // In the engine's per-chain frame, not a store of its own (async-chain.ts says why).
     app.addHook('onRequest', function paywireRequestOrigin (request, _reply, done) {
       const origin = `${request.protocol}://${request.host}`
-      origins.run({ origin, trusted: trusted.has(origin) }, done)
+      runInFrame(chainFrame().withOrigin({ source: trusted, origin, trusted: trusted.has(origin) }), done)
     })
     return () => {
-      const current = origins.getStore()
+      const set = chainFrame().origin
+      const current = set?.source === trusted ? set : undefined
       // A spoofed Host must not choose where payment links (and the buyer, after paying) go.
       if (current !== undefined && !current.trusted) throw new errorCodes.PAYWIRE_ERR_UNTRUSTED_HOST(current.origin.slice(0, 300))
       return current?.origin

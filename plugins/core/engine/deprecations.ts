@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import processWarning, { type WarningItem } from 'process-warning'
+import { chainFrame, runInFrame, type DeprecationRecorder } from './async-chain.ts'
 
 /*
  * The deprecations: the 1.x gateway-factory style (PAYWIREDEP001–011), which keeps working
@@ -91,20 +91,12 @@ export function findDeprecation (code: string): Deprecation | undefined {
   return DEPRECATIONS.find((deprecation) => deprecation.code === code)
 }
 
-interface Recorder {
-  readonly codes: string[] | Set<string>
-  /** Closed once `run` returned (or its promise settled): later work of the same chain is not its own. */
-  open: boolean
-}
-
-// Per async chain, so a warning raised after an `await` inside `run` is still recorded, and a
-// concurrent chain's warnings never are.
-const activeRecorders = new AsyncLocalStorage<readonly Recorder[]>()
-
 /** Warns (once per process) and tells every active recorder. */
 export function deprecate (deprecation: Deprecation): void {
   deprecation.warning()
-  for (const recorder of activeRecorders.getStore() ?? []) {
+  // Per async chain, so a warning raised after an `await` inside `run` is still recorded, and a
+  // concurrent chain's warnings never are.
+  for (const recorder of chainFrame().recorders ?? []) {
     if (!recorder.open) continue
     const { codes } = recorder
     if (!Array.isArray(codes)) codes.add(deprecation.code)
@@ -118,10 +110,11 @@ export function deprecate (deprecation: Deprecation): void {
  * settles, across its awaits.
  */
 export function recordDeprecations<T> (codes: string[] | Set<string>, run: () => T): T {
-  const recorder: Recorder = { codes, open: true }
+  const recorder: DeprecationRecorder = { codes, open: true }
+  const frame = chainFrame()
   let result: T
   try {
-    result = activeRecorders.run([...(activeRecorders.getStore() ?? []), recorder], run)
+    result = runInFrame(frame.withRecorders([...(frame.recorders ?? []), recorder]), run)
   } catch (error) {
     recorder.open = false
     throw error

@@ -297,6 +297,33 @@ t.test('a buyer whose payment another request holds briefly (a webhook) waits fo
   t.equal(script.calls.capture, 1)
 })
 
+t.test('concurrent requests each make token URLs for their own origin, and another application sees none of it', async (t) => {
+  const options = { trustRequestBaseUrl: ['https://shop.example', 'https://www.shop.example'], gateways: { cash: { factory: 'offline' } } }
+  const other = Fastify({ trustProxy: true })
+  t.teardown(() => other.close())
+  await other.register(paywire, options)
+  await other.register(offlineGateway)
+  const trusting = Fastify({ trustProxy: true })
+  t.teardown(() => trusting.close())
+  await trusting.register(paywire, options)
+  await trusting.register(offlineGateway)
+  trusting.post('/prepare', async () => {
+    const payment = await storedPayment(trusting)
+    // The requests interleave: each is still served in its own async chain.
+    await new Promise((resolve) => setImmediate(resolve))
+    return { url: (await trusting.paywire.getTokenFactory().createCaptureToken('cash', payment, 'done')).targetUrl }
+  })
+  trusting.post('/other', async () => {
+    await other.paywire.getTokenFactory().createCaptureToken('cash', await storedPayment(other), 'done')
+  })
+  const hosts = ['shop.example', 'www.shop.example', 'shop.example', 'www.shop.example']
+  const answers = await Promise.all(hosts.map((host) => trusting.inject({ method: 'POST', url: '/prepare', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': host } })))
+  t.same(answers.map((answer) => new URL(answer.json().url).host), hosts)
+  // Its own trusted origins, but not a request of its own: no base URL.
+  const foreign = await trusting.inject({ method: 'POST', url: '/other', headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'shop.example' } })
+  t.equal(foreign.json().code, 'PAYWIRE_ERR_BASE_URL_REQUIRED')
+})
+
 t.test('token URLs: trusted request origins, the listening address in development, a base path', async (t) => {
   const trusting = Fastify({ trustProxy: true })
   t.teardown(() => trusting.close())

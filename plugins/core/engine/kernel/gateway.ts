@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { inspect } from 'node:util'
 import { isGatewayAware, isPrepend, type Action } from './actions/action.ts'
 import { BaseGetStatus } from '../requests/get-status.ts'
@@ -17,6 +16,7 @@ import { Reply } from '../requests/replies.ts'
 import { runInSpan, startActionSpan, startGatewayExecuteSpan } from '../observability/telemetry.ts'
 import type { UnitOfWork } from '../commit/unit-of-work.ts'
 import type { ReadCache } from '../storage/read-cache.ts'
+import { chainFrame, runInFrame } from '../async-chain.ts'
 
 export interface ExecuteOptions {
   /** Return a reply instead of throwing it. */
@@ -40,13 +40,6 @@ export interface RequestNotSupportedError extends Error {
   code: 'PAYWIRE_ERR_REQUEST_NOT_SUPPORTED'
   request: unknown
 }
-
-/*
- * The context of the execute() currently running, per async chain. A gateway is shared by
- * concurrent HTTP requests, so nesting cannot live on the gateway object (Payum keeps a
- * stack there, which interleaves under concurrency).
- */
-const currentContext = new AsyncLocalStorage<Context>()
 
 type Hook = 'onPreExecute' | 'onExecute'
 
@@ -121,7 +114,11 @@ export class Gateway {
    * it, and the same goes for errors.
    */
   async execute (request: unknown, options: ExecuteOptions = {}): Promise<Reply | undefined> {
-    const parent = options.unit === undefined ? currentContext.getStore() : undefined
+    // The context of the execute() running, per async chain (async-chain.ts): a gateway is shared
+    // by concurrent HTTP requests, so nesting cannot live on the gateway object (Payum keeps a
+    // stack there, which interleaves under concurrency).
+    const frame = chainFrame()
+    const parent = options.unit === undefined ? frame.execution : undefined
     const previous = parent !== undefined && parent.gateway === this ? [...parent.previous, parent] : []
     const context = previous.length === 0 ? new Context(this, request, previous, options.unit, options.reads) : new Context(this, request, previous)
     // With a unit, the caller (ExclusiveExecutor) holds the span: it also covers the commit.
@@ -129,10 +126,10 @@ export class Gateway {
     // A status read that nothing but Paywire's own actions and extensions could answer or watch: from the reader (status-read.ts).
     const plan = request instanceof BaseGetStatus ? this.#statusPlan(request) : undefined
     if (span === undefined) {
-      if (plan === undefined || !await this.#readStatus(context, plan)) await currentContext.run(context, () => this.#run(context))
+      if (plan === undefined || !await this.#readStatus(context, plan)) await runInFrame(frame.withExecution(context), () => this.#run(context))
     } else {
       await runInSpan(span, async () => {
-        if (plan === undefined || !await this.#readStatus(context, plan)) await currentContext.run(context, () => this.#run(context))
+        if (plan === undefined || !await this.#readStatus(context, plan)) await runInFrame(frame.withExecution(context), () => this.#run(context))
         if (context.exception !== undefined) throw context.exception
       })
     }

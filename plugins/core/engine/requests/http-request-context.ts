@@ -1,16 +1,14 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
+import { chainFrame, runInFrame } from '../async-chain.ts'
 import type { HttpRequestData } from './get-http-request.ts'
 
 /*
  * The HTTP request a web framework is serving, for GetHttpRequestAction. Kept per async
  * chain so concurrent requests never see each other's query or body.
  */
-const currentHttpRequest = new AsyncLocalStorage<HttpRequestData>()
-
 export function runWithHttpRequest<T> (request: HttpRequestData, fn: () => T): T {
-  return currentHttpRequest.run(request, fn)
+  return runInFrame(chainFrame().withHttpRequest(request), fn)
 }
 
 export function getCurrentHttpRequest (): HttpRequestData | undefined {
-  return currentHttpRequest.getStore()
+  return chainFrame().httpRequest
 }
