@@ -1,6 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { Context } from './kernel/extensions/context.ts'
-import type { HttpRequestData } from './requests/get-http-request.ts'
 
 /*
  * Everything Paywire keeps per async chain, in one AsyncLocalStorage. On Node 20 async_hooks
@@ -26,23 +24,28 @@ export interface DeprecationRecorder {
   open: boolean
 }
 
+/*
+ * The ground floor of the engine cannot name the types of the areas above it (requests/,
+ * kernel/): the slots they own are plain objects here, and each owner reads its own back as
+ * its type (http-request-context.ts, gateway.ts). Nothing else reads them.
+ */
 export class ChainFrame {
-  /** The HTTP request a web framework is serving (runWithHttpRequest). */
-  readonly httpRequest: HttpRequestData | undefined
+  /** The HTTP request a web framework is serving (runWithHttpRequest): an HttpRequestData. */
+  readonly httpRequest: object | undefined
   readonly origin: RequestOrigin | undefined
-  /** The gateway execute() running: nested executes find their parent here. */
-  readonly execution: Context | undefined
+  /** The gateway execute() running, a kernel Context: nested executes find their parent here. */
+  readonly execution: object | undefined
   /** Innermost last. */
   readonly recorders: readonly DeprecationRecorder[] | undefined
 
-  constructor (httpRequest: HttpRequestData | undefined, origin: RequestOrigin | undefined, execution: Context | undefined, recorders: readonly DeprecationRecorder[] | undefined) {
+  constructor (httpRequest: object | undefined, origin: RequestOrigin | undefined, execution: object | undefined, recorders: readonly DeprecationRecorder[] | undefined) {
     this.httpRequest = httpRequest
     this.origin = origin
     this.execution = execution
     this.recorders = recorders
   }
 
-  withHttpRequest (httpRequest: HttpRequestData): ChainFrame {
+  withHttpRequest (httpRequest: object): ChainFrame {
     return new ChainFrame(httpRequest, this.origin, this.execution, this.recorders)
   }
 
@@ -50,7 +53,7 @@ export class ChainFrame {
     return new ChainFrame(this.httpRequest, origin, this.execution, this.recorders)
   }
 
-  withExecution (execution: Context): ChainFrame {
+  withExecution (execution: object): ChainFrame {
     return new ChainFrame(this.httpRequest, this.origin, execution, this.recorders)
   }
 

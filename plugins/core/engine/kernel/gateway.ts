@@ -118,7 +118,7 @@ export class Gateway {
     // by concurrent HTTP requests, so nesting cannot live on the gateway object (Payum keeps a
     // stack there, which interleaves under concurrency).
     const frame = chainFrame()
-    const parent = options.unit === undefined ? frame.execution : undefined
+    const parent = options.unit === undefined ? frame.execution as Context | undefined : undefined
     const previous = parent !== undefined && parent.gateway === this ? [...parent.previous, parent] : []
     const context = previous.length === 0 ? new Context(this, request, previous, options.unit, options.reads) : new Context(this, request, previous)
     // With a unit, the caller (ExclusiveExecutor) holds the span: it also covers the commit.

@@ -10,5 +10,5 @@ export function runWithHttpRequest<T> (request: HttpRequestData, fn: () => T): T
 }
 
 export function getCurrentHttpRequest (): HttpRequestData | undefined {
-  return chainFrame().httpRequest
+  return chainFrame().httpRequest as HttpRequestData | undefined
 }
