@@ -309,13 +309,19 @@ function SETTLE_MANY (s: string): string {
         LEFT JOIN retry r ON r.partition = h.partition
     ), seen AS (
       SELECT d.partition, d.gen FROM ${s}.outbox_due d JOIN held h ON h.partition = d.partition
+    ), locked AS (
+      -- The due rows locked first, all of them, in the partitions' order, as a commit's append
+      -- (the outbox trigger) takes them: moved and emptied then wait on no row, whichever of
+      -- the two runs first. Only the locks are used: seen keeps the gen this snapshot read.
+      SELECT d.partition FROM ${s}.outbox_due d JOIN held h ON h.partition = d.partition ORDER BY d.partition FOR UPDATE OF d
     ), moved AS (
-      INSERT INTO ${s}.outbox_due AS d (partition, due_ms, gen) SELECT partition, due_ms, nextval('${s}.outbox_due_gen') FROM head ORDER BY partition
+      INSERT INTO ${s}.outbox_due AS d (partition, due_ms, gen) SELECT partition, due_ms, nextval('${s}.outbox_due_gen') FROM head
+        WHERE (SELECT count(*) FROM locked) >= 0 ORDER BY partition
         ON CONFLICT (partition) DO UPDATE SET due_ms = EXCLUDED.due_ms WHERE d.due_ms <> EXCLUDED.due_ms RETURNING 1
     ), emptied AS (
       -- No head, and the row goes, but only at the gen this snapshot read: an append meanwhile moved it (see due-migration.ts).
       DELETE FROM ${s}.outbox_due d USING seen WHERE d.partition = seen.partition AND d.gen = seen.gen
-        AND NOT EXISTS (SELECT 1 FROM head WHERE head.partition = seen.partition) RETURNING 1
+        AND NOT EXISTS (SELECT 1 FROM head WHERE head.partition = seen.partition) AND (SELECT count(*) FROM locked) >= 0 RETURNING 1
     )
     SELECT coalesce(array_agg(batch), ARRAY[]::int[]) AS held FROM held`
 }

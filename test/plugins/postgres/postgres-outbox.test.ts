@@ -4,6 +4,7 @@
  * counts only under its own lease: one whose lease was lost changes nothing, beside one
  * that settles.
  */
+import { setTimeout } from 'node:timers/promises'
 import t from 'tap'
 import type pg from 'pg'
 import { PaywireEvents, outboxRecord } from '../../../plugins/core/engine/index.ts'
@@ -92,3 +93,59 @@ t.test('a failed settle statement fails every batch it carried', async (t) => {
   await pool.query(`ALTER TABLE "${schema}".outbox_leases_gone RENAME TO outbox_leases`)
   t.equal((await pool.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)).rows[0].n, 2, 'nothing was deleted')
 })
+
+/*
+ * A commit appending to two payments takes their due rows in the partitions' order (the outbox
+ * trigger). A settle of both must too: were it to take P:b (a partition it empties) before P:a
+ * (one it moves) while the commit holds P:a and waits for P:b, each would wait for the other
+ * (PostgreSQL would abort one after deadlock_timeout). The commit is held between its two rows
+ * by a trigger of the test's own, waiting on an advisory lock the test holds.
+ */
+t.test('a settle of several partitions and a commit appending to them take their due rows in one order: neither waits on the other forever', async (t) => {
+  const { pool, schema } = await testPostgres(t, 'outbox_order')
+  const s = `"${schema}"`
+  const outbox = new PostgresStorageBackend(pool, { schema }).outbox as PostgresOutbox
+  const record = (partition: string, id: string) => outboxRecord({ id, type: 'payment.captured' }, partition)
+  await outbox.append([record('P:a', 'a1'), record('P:a', 'a2'), record('P:b', 'b1')])
+  const a = (await outbox.leaseBatch('P:a', 10_000, 1))!
+  const b = (await outbox.leaseBatch('P:b', 10_000, 10))!
+  await pool.query(`CREATE FUNCTION ${s}.test_pause() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    BEGIN
+      IF current_setting('test.pause', true) = 'on' AND NEW.partition = 'P:b' THEN PERFORM pg_advisory_xact_lock(4242); END IF;
+      RETURN NEW;
+    END $fn$;
+    CREATE TRIGGER test_pause BEFORE INSERT ON ${s}.outbox_due FOR EACH ROW EXECUTE FUNCTION ${s}.test_pause()`)
+  const gate = await pool.connect()
+  const commit = await pool.connect()
+  t.teardown(() => { gate.release(); commit.release() })
+  await gate.query('BEGIN')
+  await gate.query('SELECT pg_advisory_xact_lock(4242)')
+  await commit.query('BEGIN')
+  await commit.query('SET LOCAL test.pause = \'on\'')
+  // Holds P:a's due row, then waits at the gate before P:b's.
+  const appended = commit.query(`INSERT INTO ${s}.outbox (partition, id, type, event, due_ms) VALUES ('P:a', 'a3', 't', '{}', 0), ('P:b', 'b2', 't', '{}', 0)`)
+  await blockedOnLocks(pool, schema, 1)
+  // P:a's batch leaves a2 (its due row moves), P:b's empties it (its due row goes).
+  const settled = Promise.all([
+    outbox.settleBatch(a.lease, [{ entry: a.entries[0]!, settlement: { outcome: 'delivered' } }]),
+    outbox.settleBatch(b.lease, [{ entry: b.entries[0]!, settlement: { outcome: 'delivered' } }])
+  ])
+  await blockedOnLocks(pool, schema, 2)
+  await gate.query('COMMIT')
+  await appended
+  await commit.query('COMMIT')
+  t.same(await settled, [true, true], 'the settle went through')
+  t.same((await outbox.due(Date.now() + 1000, 10)).sort(), ['P:a', 'P:b'], 'both stay due: P:a for a2, P:b for the appended event')
+  const { rows } = await pool.query(`SELECT id FROM ${s}.outbox ORDER BY seq`)
+  t.same(rows.map((row) => row.id), ['a2', 'a3', 'b2'], 'the delivered events gone, the others kept')
+})
+
+/** Waits until `count` statements on the schema wait for a lock. */
+async function blockedOnLocks (pool: pg.Pool, schema: string, count: number): Promise<void> {
+  for (;;) {
+    const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE $1`, [`%"${schema}"%`])
+    if ((rows[0]?.n ?? 0) >= count) return
+    await setTimeout(5)
+  }
+}
