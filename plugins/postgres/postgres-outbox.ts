@@ -1,7 +1,7 @@
 import type { Pool } from 'pg'
 import {
   DEAD_EVENTS_KEPT, newClaimId,
-  type DueBatches, type LeaseDueOptions, type Outbox, type OutboxBatch, type OutboxEntry, type OutboxLease, type OutboxRecord, type SettledEntry, type Settlement, hideConnection
+  type DueBatches, type LeaseDueOptions, type Outbox, type OutboxBatch, type OutboxEntry, type OutboxLease, type OutboxRecord, type SettledEntry, type Settlement, hideConnection, tickBatches
 } from '../core/engine/index.ts'
 import { guarded, prepared, quoted, type Prepared } from './sql.ts'
 
@@ -19,8 +19,6 @@ interface Row {
 interface PendingSettle {
   lease: OutboxLease
   settled: readonly SettledEntry[]
-  answered: (held: boolean) => void
-  failed: (error: unknown) => void
 }
 
 interface Column {
@@ -55,7 +53,6 @@ export class PostgresOutbox implements Outbox {
   readonly #settleManyStatement: (values: unknown[]) => Prepared
   readonly #refreshDue: (values: unknown[]) => Prepared
   readonly #leaseDue: (values: unknown[]) => Prepared
-  #settling: PendingSettle[] = []
 
   constructor (pool: Pool, schema: string) {
     this.pool = pool
@@ -177,17 +174,13 @@ export class PostgresOutbox implements Outbox {
    * follow in the same statement (SETTLE_MANY).
    */
   async settleBatch (lease: OutboxLease, settled: readonly SettledEntry[]): Promise<boolean> {
-    return await new Promise<boolean>((resolve, reject) => {
-      if (this.#settling.push({ lease, settled, answered: resolve, failed: reject }) > 1) return
-      setImmediate(() => {
-        const settling = this.#settling
-        this.#settling = []
-        this.#settleMany(settling).then(
-          (held) => { settling.forEach(({ answered }, at) => { answered(held.has(at + 1)) }) },
-          (error: unknown) => { for (const { failed } of settling) failed(error) })
-      })
-    })
+    return await this.#settleSoon({ lease, settled })
   }
+
+  readonly #settleSoon = tickBatches(async (settling: PendingSettle[]) => {
+    const held = await this.#settleMany(settling)
+    return settling.map((_, at) => held.has(at + 1))
+  })
 
   async #settleMany (settling: readonly PendingSettle[]): Promise<Set<number>> {
     // Per settled event, the position (from 1) of its batch: a batch counts only if its lease was still held.

@@ -1,5 +1,5 @@
 import {
-  DEAD_EVENTS_KEPT, newClaimId,
+  DEAD_EVENTS_KEPT, newClaimId, tickBatches,
   type DueBatches, type LeaseDueOptions, type Outbox, type OutboxBatch, type OutboxEntry, type OutboxLease, type OutboxRecord, type SettledEntry, type Settlement, hideConnection
 } from '../core/engine/index.ts'
 import type { Cluster } from 'ioredis'
@@ -136,8 +136,6 @@ export class RedisOutbox implements Outbox {
   readonly #leaseBatch: ScriptCall<string[] | null>
   readonly #settleBatch: ScriptCall<number>
   readonly #settleMany: ScriptCall<number[]>
-  /** Settles waiting for this tick's script (single Redis). */
-  #settling: Array<{ args: Array<string | number>, answered: (next: number) => void, failed: (error: unknown) => void }> = []
   /** Absent on a Cluster (see LEASE_DUE_SCRIPT): the dispatcher leases partition by partition there. */
   readonly leaseDue?: (now: number, options: LeaseDueOptions) => Promise<DueBatches>
 
@@ -267,23 +265,9 @@ export class RedisOutbox implements Outbox {
     return true
   }
 
-  /**
-   * A batch's settle on a single Redis, sent with the others settled in the same tick in one
-   * script: a dispatcher's pass starts its payments together, and their handlers mostly end
-   * together too.
-   */
-  async #settleSoon (args: Array<string | number>): Promise<number> {
-    return await new Promise<number>((resolve, reject) => {
-      if (this.#settling.push({ args, answered: resolve, failed: reject }) > 1) return
-      setImmediate(() => {
-        const settling = this.#settling
-        this.#settling = []
-        guarded(this.#settleMany(this.dueKey, ...settling.flatMap(({ args }) => args))).then(
-          (answers) => { settling.forEach(({ answered }, at) => { answered(answers[at] as number) }) },
-          (error: unknown) => { for (const { failed } of settling) failed(error) })
-      })
-    })
-  }
+  /** A batch's settle on a single Redis, sent with the others settled in the same tick in one script. */
+  readonly #settleSoon = tickBatches(async (settling: Array<Array<string | number>>) =>
+    await guarded(this.#settleMany(this.dueKey, ...settling.flat())))
 
   async release (lease: OutboxLease): Promise<void> {
     await guarded(this.#release(this.leaseKey(lease.partition), lease.id))

@@ -26,6 +26,7 @@ export {
 export { PaymentStateReader, type PaymentDispute, type PaymentState, type ProviderView } from './requests/payment-state.ts'
 export { DEAD_EVENTS_KEPT, type DueBatches, type LeaseDueOptions, type Outbox, type OutboxBatch, type OutboxEntry, type OutboxLease, type SettledEntry, type Settlement } from './events/outbox.ts'
 export { MemoryOutbox } from './events/memory-outbox.ts'
+export { tickBatches } from './events/tick-batches.ts'
 
 // What addGatewayFactory() accepts; the name GatewayFactory is the 1.x base class (legacy/).
 export { GatewayRegistry, type GatewayFactory as AnyGatewayFactory, type GatewayOptions } from './setup/gateway-registry.ts'

@@ -40,14 +40,14 @@ export async function dropSchema (pool: pg.Pool, schema: string): Promise<void> 
 }
 
 /**
- * Resolves once some statement on this schema waits for a lock: the barrier a race test holds
+ * Resolves once `count` statements on this schema wait for a lock: the barrier a race test holds
  * a transaction open on (polled, as PostgreSQL has no event for it).
  */
-export async function blockedOnALock (pool: pg.Pool, schema: string): Promise<void> {
+export async function blockedOnALock (pool: pg.Pool, schema: string, count = 1): Promise<void> {
   for (;;) {
     const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity
       WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE $1`, [`%"${schema}"%`])
-    if ((rows[0]?.n ?? 0) > 0) return
+    if ((rows[0]?.n ?? 0) >= count) return
     await setTimeout(5)
   }
 }

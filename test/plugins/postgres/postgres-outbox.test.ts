@@ -4,12 +4,11 @@
  * counts only under its own lease: one whose lease was lost changes nothing, beside one
  * that settles.
  */
-import { setTimeout } from 'node:timers/promises'
 import t from 'tap'
 import type pg from 'pg'
 import { PaywireEvents, outboxRecord } from '../../../plugins/core/engine/index.ts'
 import { PostgresStorageBackend, type PostgresOutbox } from '../../../plugins/postgres/index.ts'
-import { testPostgres } from './fixtures.ts'
+import { blockedOnALock, testPostgres } from './fixtures.ts'
 
 /** Counts the statements sent through the pool whose text matches `pattern`. */
 function countStatements (t: { teardown: (fn: () => void) => void }, pool: pg.Pool, pattern: RegExp): () => number {
@@ -124,13 +123,13 @@ t.test('a settle of several partitions and a commit appending to them take their
   await commit.query('SET LOCAL test.pause = \'on\'')
   // Holds P:a's due row, then waits at the gate before P:b's.
   const appended = commit.query(`INSERT INTO ${s}.outbox (partition, id, type, event, due_ms) VALUES ('P:a', 'a3', 't', '{}', 0), ('P:b', 'b2', 't', '{}', 0)`)
-  await blockedOnLocks(pool, schema, 1)
+  await blockedOnALock(pool, schema)
   // P:a's batch leaves a2 (its due row moves), P:b's empties it (its due row goes).
   const settled = Promise.all([
     outbox.settleBatch(a.lease, [{ entry: a.entries[0]!, settlement: { outcome: 'delivered' } }]),
     outbox.settleBatch(b.lease, [{ entry: b.entries[0]!, settlement: { outcome: 'delivered' } }])
   ])
-  await blockedOnLocks(pool, schema, 2)
+  await blockedOnALock(pool, schema, 2)
   await gate.query('COMMIT')
   await appended
   await commit.query('COMMIT')
@@ -139,13 +138,3 @@ t.test('a settle of several partitions and a commit appending to them take their
   const { rows } = await pool.query(`SELECT id FROM ${s}.outbox ORDER BY seq`)
   t.same(rows.map((row) => row.id), ['a2', 'a3', 'b2'], 'the delivered events gone, the others kept')
 })
-
-/** Waits until `count` statements on the schema wait for a lock. */
-async function blockedOnLocks (pool: pg.Pool, schema: string, count: number): Promise<void> {
-  for (;;) {
-    const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity
-      WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE $1`, [`%"${schema}"%`])
-    if ((rows[0]?.n ?? 0) >= count) return
-    await setTimeout(5)
-  }
-}
